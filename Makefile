@@ -1,0 +1,28 @@
+# `make test` and `make lab` do all set-up on a fresh machine: they create .venv and install.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+NBVAL := --nbval --nbval-sanitize-with notebooks/sanitize.cfg
+# JupyterLab refuses to run as root without this flag (containers, CI).
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+
+.PHONY: install test lab bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test]"
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m pytest $(NBVAL) tests notebooks
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/00_index.ipynb
+
+bench: $(STAMP)
+	$(PY) benchmarks/run_benchmarks.py
+
+clean:
+	rm -rf $(VENV)

@@ -1,0 +1,244 @@
+"""Coordinate-wise separable penalties h(X) = sum_ij h(X_ij) (assumption Asm-ii).
+
+Each penalty is a callable ``h(M) -> float``. For the breakpoint search of
+``solve_2x2`` each one also describes itself along a line: for
+u(t) = (x + t y) / sqrt(1 + t^2), ``pieces(x, y)`` returns the sorted
+breakpoints in t and, on every interval between them, (alpha, beta, gamma) with
+
+    sum_i h(u_i(t)) = (alpha + beta t) / sqrt(1 + t^2) + gamma,
+
+and ``break_values`` gives sum_i h(u_i(t)) at the breakpoints themselves.
+Inputs are batched: x and y have shape (m, n_e); breakpoints come back as an
+(m, K) array sorted ascending with absent ones at +inf, the coefficients as
+(m, K + 1) arrays (interval l lies between breakpoints l - 1 and l), or as
+(m, 1) arrays when one set of coefficients holds on the whole line.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .validation import check_nonnegative
+
+#: An entry of V Z counts as exactly zero when |(V Z)_ij| <= ZERO_ULPS * eps * ||Z[:, j]||:
+#: that is the rounding level of the product (V has unit rows), whatever the angle.
+ZERO_ULPS = 32.0
+EPS = np.finfo(float).eps
+
+
+def zero_at(x: np.ndarray, y: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Which entries of u(t) = (x + t y)/sqrt(1+t^2) are zero (to rounding) at each t.
+
+    x, y: (m, n_e); t: (m, K). Returns (m, K, n_e) booleans.
+    """
+    size = ZERO_ULPS * EPS * np.hypot(x, y)[:, None, :] * np.hypot(1.0, t)[:, :, None]
+    return np.abs(x[:, None, :] + t[:, :, None] * y[:, None, :]) <= size
+
+
+class Penalty:
+    """Base class: a separable penalty given by its elementwise value."""
+
+    #: h(-u) == h(u) for every u; the breakpoint search then reuses its pieces.
+    symmetric = True
+    #: h(u / rho) is continuous in t, so a breakpoint's value is its left piece's limit.
+    continuous = True
+
+    def elementwise(self, U: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def __call__(self, M) -> float:
+        return float(np.sum(self.elementwise(np.asarray(M, dtype=float))))
+
+    def row_sums(self, U: np.ndarray) -> np.ndarray:
+        """Penalty of each row of ``U`` (shape (..., n_e)) summed over the last axis."""
+        return np.sum(self.elementwise(U), axis=-1)
+
+    def pieces(self, x: np.ndarray, y: np.ndarray):
+        """``(breaks, alpha, beta, gamma)`` of h along u(t) = (x + t y) / sqrt(1 + t^2)."""
+        raise NotImplementedError
+
+    def break_values(self, x, y, breaks, alpha, beta, gamma) -> np.ndarray:
+        """sum_i h(u_i(t)) at every breakpoint t (continuous h: the left piece's formula)."""
+        K = breaks.shape[1]
+        return (alpha[:, :K] + beta[:, :K] * breaks) / np.hypot(1.0, breaks) + gamma[:, :K]
+
+    @property
+    def is_zero(self) -> bool:
+        return False
+
+
+def zero_crossings(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """t with x_i + t y_i = 0, +inf where y_i = 0 (the paper writes x_i / y_i: the sign is off)."""
+    safe = np.where(y != 0, y, 1.0)
+    return np.where(y != 0, -x / safe, np.inf)
+
+
+def _constant(m: int, gamma=0.0):
+    zeros = np.zeros((m, 1))
+    return zeros, zeros, zeros + gamma
+
+
+class Zero(Penalty):
+    """h = 0: the smooth problem."""
+
+    def elementwise(self, U):
+        return np.zeros_like(U)
+
+    def __call__(self, M) -> float:
+        return 0.0
+
+    def row_sums(self, U):
+        return np.zeros(U.shape[:-1])
+
+    def pieces(self, x, y):
+        return np.empty((x.shape[0], 0)), *_constant(x.shape[0])
+
+    @property
+    def is_zero(self) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return "Zero()"
+
+
+class L0(Penalty):
+    """h(X) = lam * ||X||_0, counting entries that are exactly nonzero."""
+
+    continuous = False
+
+    def __init__(self, lam: float):
+        self.lam = check_nonnegative(lam, "lam")
+
+    def elementwise(self, U):
+        return self.lam * (U != 0)
+
+    def pieces(self, x, y):
+        # Off the crossings ||x + t y||_0 counts every entry that is not identically zero.
+        breaks = np.sort(zero_crossings(x, y), axis=1)
+        live = np.count_nonzero((x != 0) | (y != 0), axis=1)[:, None]
+        return breaks, *_constant(x.shape[0], self.lam * live)
+
+    def break_values(self, x, y, breaks, alpha, beta, gamma):
+        # At a crossing every entry that vanishes there drops out, ties included.
+        finite = np.where(np.isfinite(breaks), breaks, 0.0)
+        return self.lam * (x.shape[1] - np.count_nonzero(zero_at(x, y, finite), axis=2))
+
+    def __repr__(self) -> str:
+        return f"L0(lam={self.lam:g})"
+
+
+class L1(Penalty):
+    """h(X) = lam * ||X||_1."""
+
+    def __init__(self, lam: float):
+        self.lam = check_nonnegative(lam, "lam")
+
+    def elementwise(self, U):
+        return self.lam * np.abs(U)
+
+    def pieces(self, x, y):
+        crossings = zero_crossings(x, y)
+        order = np.argsort(crossings, axis=1)
+        breaks = np.take_along_axis(crossings, order, axis=1)
+        sy = np.sign(y)
+        # As t -> -inf, sign(x_i + t y_i) = -sign(y_i); entries with y_i = 0 keep sign(x_i)
+        # for every t (the paper drops them, but lam |x_i| / sqrt(1+t^2) still depends on t).
+        o_left = np.where(y != 0, -sy, np.sign(x))
+        alpha0 = np.sum(o_left * x, axis=1, keepdims=True)
+        beta0 = np.sum(o_left * y, axis=1, keepdims=True)
+        # Crossing t_i flips sign_i from -sign(y_i) to +sign(y_i).
+        d_alpha = np.take_along_axis(2.0 * sy * x, order, axis=1)
+        d_beta = np.take_along_axis(2.0 * np.abs(y), order, axis=1)
+        alpha = self.lam * np.concatenate([alpha0, alpha0 + np.cumsum(d_alpha, axis=1)], axis=1)
+        beta = self.lam * np.concatenate([beta0, beta0 + np.cumsum(d_beta, axis=1)], axis=1)
+        return breaks, alpha, beta, np.zeros_like(alpha)
+
+    def __repr__(self) -> str:
+        return f"L1(lam={self.lam:g})"
+
+
+class CappedL1(Penalty):
+    """h(X) = lam * sum_ij min(|X_ij|, tau), tau > 0."""
+
+    def __init__(self, lam: float, tau: float):
+        self.lam = check_nonnegative(lam, "lam")
+        self.tau = check_nonnegative(tau, "tau", strict=True)
+
+    def elementwise(self, U):
+        return self.lam * np.minimum(np.abs(U), self.tau)
+
+    def cap_crossings(self, x, y) -> np.ndarray:
+        """t with |x_i + t y_i| = tau sqrt(1 + t^2): roots of (y^2 - tau^2) t^2 + 2xy t + x^2 - tau^2."""
+        A = y * y - self.tau**2
+        B = 2.0 * x * y
+        C = x * x - self.tau**2
+        disc = B * B - 4.0 * A * C
+        real = disc >= 0
+        sq = np.sqrt(np.where(real, disc, 0.0))
+        q = -0.5 * (B + np.where(B >= 0, sq, -sq))  # stable quadratic formula
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t1 = np.where(real & (A != 0), q / A, np.inf)
+            t2 = np.where(real & (q != 0), C / q, np.inf)
+            t_lin = np.where((A == 0) & (B != 0), -C / np.where(B != 0, B, 1.0), np.inf)
+        t1 = np.where(A == 0, t_lin, t1)
+        return np.concatenate([t1, t2], axis=1)
+
+    def pieces(self, x, y):
+        breaks = np.sort(np.concatenate([zero_crossings(x, y), self.cap_crossings(x, y)], axis=1), axis=1)
+        m = x.shape[0]
+        lo = np.concatenate([np.full((m, 1), -np.inf), breaks], axis=1)
+        hi = np.concatenate([breaks, np.full((m, 1), np.inf)], axis=1)
+        with np.errstate(invalid="ignore"):
+            mid = np.where(np.isfinite(lo) & np.isfinite(hi), 0.5 * (lo + hi),
+                           np.where(np.isfinite(lo), lo + 1.0, np.where(np.isfinite(hi), hi - 1.0, 0.0)))
+        # A point inside each interval tells which entries are capped there.
+        u = x[:, None, :] + mid[:, :, None] * y[:, None, :]
+        capped = np.abs(u) >= self.tau * np.sqrt(1.0 + mid * mid)[:, :, None]
+        live = np.where(capped, 0.0, np.sign(u))
+        alpha = self.lam * np.sum(live * x[:, None, :], axis=2)
+        beta = self.lam * np.sum(live * y[:, None, :], axis=2)
+        gamma = self.lam * self.tau * np.count_nonzero(capped, axis=2)
+        return breaks, alpha, beta, gamma
+
+    def __repr__(self) -> str:
+        return f"CappedL1(lam={self.lam:g}, tau={self.tau:g})"
+
+
+class NonNeg(Penalty):
+    """Indicator of X >= 0: 0 when every entry is >= 0, +inf otherwise."""
+
+    symmetric = False
+    continuous = False
+
+    def elementwise(self, U):
+        return np.where(U >= 0, 0.0, np.inf)
+
+    def pieces(self, x, y):
+        # x + t y >= 0  <=>  lb <= t <= ub, lb = max_{y_i>0} -x_i/y_i, ub = min_{y_i<0} -x_i/y_i;
+        # an entry with y_i = 0 and x_i < 0 makes the whole line infeasible.
+        crossings = zero_crossings(x, y)
+        lb = np.max(np.where(y > 0, crossings, -np.inf), axis=1)
+        ub = np.min(np.where(y < 0, crossings, np.inf), axis=1)
+        feasible = (lb <= ub) & np.all((y != 0) | (x >= 0), axis=1)
+        breaks = np.stack([lb, ub], axis=1)
+        gamma = np.full((x.shape[0], 3), np.inf)
+        gamma[feasible, 1] = 0.0
+        zeros = np.zeros_like(gamma)
+        return breaks, zeros, zeros, gamma
+
+    def break_values(self, x, y, breaks, alpha, beta, gamma):
+        # Feasible where every entry is >= 0 or zero to rounding (lb may exceed ub by rounding
+        # when the feasible set is the single point lb = ub).
+        finite = np.where(np.isfinite(breaks), breaks, 0.0)
+        u = x[:, None, :] + finite[:, :, None] * y[:, None, :]
+        ok = np.all((u >= 0) | zero_at(x, y, finite), axis=2) & np.isfinite(breaks)
+        ok &= np.all((y != 0) | (x >= 0), axis=1, keepdims=True)
+        return np.where(ok, 0.0, np.inf)
+
+    def __repr__(self) -> str:
+        return "NonNeg()"
+
+
+def count_nonzeros(M, tol: float = 0.0) -> int:
+    """Number of entries with |M_ij| > tol (tol = 0 counts exact nonzeros; the paper reports tol = 1e-6)."""
+    tol = check_nonnegative(tol, "tol")
+    return int(np.count_nonzero(np.abs(np.asarray(M)) > tol))

@@ -1,0 +1,134 @@
+"""Problems F(X) = f(X) + h(X) on St(n, r) with a quadratic smooth part.
+
+The general form is the paper's footnote to (Asm-i) plus a linear term,
+
+    f(X) = 1/2 tr(X^T C X D) + <X, L> + const,
+
+whose Hessian is H = D (x) C. For it (Asm-i) holds with equality, so the
+curvature data of the two Q choices are exact:
+
+* eq. (9):  Q = (Z^T (x) U_B)^T H (Z^T (x) U_B) = (Z D Z^T) (x) C_BB   (Lemma C.2(a)),
+* eq. (10): Q = varsigma I with varsigma = ||Z D Z^T||_2 ||C_BB||_2    (Lemma C.3(a)),
+
+where Z = X(B, :).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .penalties import NonNeg, Penalty, Zero
+from .validation import as_matrix, check_symmetric
+
+
+class QuadraticProblem:
+    """F(X) = 1/2 tr(X^T C X D) + <X, L> + const + h(X) on St(n, r).
+
+    Parameters
+    ----------
+    C : (n, n) symmetric array.
+    D : (r, r) symmetric array or None (identity; r is then free).
+    L : (n, r) array or None (no linear term).
+    h : Penalty, default ``Zero()``.
+    const : float added to f (e.g. ||T||_F^2 for a Procrustes distance).
+    """
+
+    def __init__(self, C, D=None, L=None, h: Penalty | None = None, const: float = 0.0):
+        self.C = as_matrix(C, "C")
+        check_symmetric(self.C, "C")
+        self.n = self.C.shape[0]
+        self.D = None if D is None else as_matrix(D, "D")
+        if self.D is not None:
+            check_symmetric(self.D, "D")
+        self.L = None if L is None else as_matrix(L, "L", (self.n, None))
+        r_sizes = {m.shape[1] for m in (self.D, self.L) if m is not None}
+        if self.D is not None and self.L is not None and len(r_sizes) > 1:
+            raise ValueError(f"D is {self.D.shape} but L is {self.L.shape}: their r must agree")
+        self.r = r_sizes.pop() if r_sizes else None
+        self.h = Zero() if h is None else h
+        if not isinstance(self.h, Penalty):
+            raise TypeError(f"h must be a Penalty, got {type(self.h).__name__}")
+        self.const = float(const)
+
+    # --- the smooth part -------------------------------------------------
+    def grad(self, X: np.ndarray) -> np.ndarray:
+        """Euclidean gradient C X D + L."""
+        G = self.C @ X if self.D is None else self.C @ X @ self.D
+        return G if self.L is None else G + self.L
+
+    def f(self, X: np.ndarray) -> float:
+        return self.f_from_grad(X, self.grad(X))
+
+    def f_from_grad(self, X: np.ndarray, G: np.ndarray) -> float:
+        """f(X) in O(nr) from G = grad(X): f = 1/2 <X, G + L> + const."""
+        val = 0.5 * float(np.vdot(X, G))
+        if self.L is not None:
+            val += 0.5 * float(np.vdot(X, self.L))
+        return val + self.const
+
+    def F(self, X: np.ndarray) -> float:
+        """The objective F = f + h."""
+        return self.f(X) + self.h(X)
+
+    # --- what OBCD needs per block ----------------------------------------
+    def gram(self, Z: np.ndarray) -> np.ndarray:
+        """Z D Z^T (k x k)."""
+        return Z @ Z.T if self.D is None else Z @ self.D @ Z.T
+
+    def exact_Q(self, B, Z: np.ndarray) -> np.ndarray:
+        """Eq. (9): (Z D Z^T) (x) C_BB, the exact curvature of f along the block (k^2 x k^2)."""
+        return np.kron(self.gram(Z), self.C[np.ix_(B, B)])
+
+    def scalar_Q(self, B, Z: np.ndarray) -> float:
+        """Eq. (10) via Lemma C.3(a): varsigma = ||Z D Z^T||_2 ||C_BB||_2 >= ||Q_exact||_2."""
+        return float(np.linalg.norm(self.gram(Z), 2) * np.linalg.norm(self.C[np.ix_(B, B)], 2))
+
+    def grad_update(self, G: np.ndarray, B, dZ: np.ndarray) -> None:
+        """G <- grad(X + U_B dZ) in place, in O(nrk) (Appendix C.3 (i))."""
+        # C is symmetric, so C[:, B] = C[B].T; the row slice is contiguous.
+        step = self.C[B].T @ dZ
+        G += step if self.D is None else step @ self.D
+
+    def f_change(self, GB: np.ndarray, B, dZ: np.ndarray) -> float:
+        """f(X + U_B dZ) - f(X) = <dZ, G_B> + 1/2 tr(dZ^T C_BB dZ D), exact for quadratic f."""
+        CdZ = self.C[np.ix_(B, B)] @ dZ
+        quad = np.vdot(dZ, CdZ) if self.D is None else np.vdot(dZ @ self.D, CdZ)
+        return float(np.vdot(dZ, GB) + 0.5 * quad)
+
+    def check_point(self, X: np.ndarray, name: str = "X0") -> None:
+        if X.shape[0] != self.n:
+            raise ValueError(f"{name} has {X.shape[0]} rows but C is {self.n} x {self.n}")
+        if self.r is not None and X.shape[1] != self.r:
+            raise ValueError(f"{name} has {X.shape[1]} columns but D/L need r = {self.r}")
+        if not np.isfinite(self.h(X)):
+            raise ValueError(f"{name} is infeasible for h = {self.h!r} (h({name}) = inf)")
+
+    def __repr__(self) -> str:
+        return f"QuadraticProblem(n={self.n}, h={self.h!r})"
+
+
+def sparse_pca(C, h: Penalty | None = None) -> QuadraticProblem:
+    """Sparse PCA: F(X) = -tr(X^T C X) + h(X) (Section 1.1), C a covariance matrix."""
+    C = as_matrix(C, "C")
+    check_symmetric(C, "C")
+    return QuadraticProblem(-2.0 * C, h=h)
+
+
+def nonneg_pca(C) -> QuadraticProblem:
+    """Nonnegative PCA: F(X) = -1/2 tr(X^T C X) subject to X >= 0 (Appendix E.1)."""
+    C = as_matrix(C, "C")
+    check_symmetric(C, "C")
+    return QuadraticProblem(-C, h=NonNeg())
+
+
+def procrustes(T, h: Penalty | None = None) -> QuadraticProblem:
+    """F(X) = ||X - T||_F^2 + h(X) = tr(X^T X) - 2 <X, T> + ||T||_F^2 + h(X)."""
+    T = as_matrix(T, "T")
+    return QuadraticProblem(2.0 * np.eye(T.shape[0]), L=-2.0 * T, h=h, const=float(np.sum(T * T)))
+
+
+def randn_covariance(m: int = 500, n: int = 1000, rng=None) -> np.ndarray:
+    """The paper's "randn" data: A (m x n) Gaussian scaled to ||A||_F = 1, C = A^T A."""
+    rng = np.random.default_rng(rng)
+    A = rng.standard_normal((m, n))
+    A /= np.linalg.norm(A)
+    return A.T @ A
