@@ -19,7 +19,7 @@ test: $(STAMP)
 	$(PY) -m pytest $(NBVAL) tests notebooks
 
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/00_index.ipynb
+	cd notebooks && ../$(VENV)/bin/jupyter lab $(ROOT_FLAG) 00_index.ipynb
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_benchmarks.py

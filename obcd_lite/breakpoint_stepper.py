@@ -1,10 +1,10 @@
 """The breakpoint search of Appendix B, one stage at a time (notebook 02).
 
-Pure compute (``random_instance``, ``brute_force_2x2``, ``stepper_state``) is separate
+Pure compute (``random_instance``, ``stepper_state``; the brute force is ``reference.brute_force_2x2``) is separate
 from drawing (``stepper_figure``) and from the thin ipywidgets wiring
 (``build_stepper``), so that tests can check each part without a browser.
 
-Stages: 0 the coefficients of eq. (14) per branch, 1 the candidate set (breakpoints,
+Stages: 0 the coefficients of eq. (1-D) per branch, 1 the candidate set (breakpoints,
 quartic roots, cos theta = 0, V = I) of ``subproblem.candidate_set``, 2 the objective
 along both half circles (the paper's p(t) and p~(t), plus the constant e) with every
 candidate marked, 3 the chosen minimum next to a brute-force angle search.
@@ -15,9 +15,9 @@ from types import SimpleNamespace
 
 import matplotlib.pyplot as plt
 import numpy as np
-from scipy.optimize import minimize_scalar
 
 from .penalties import L0, L1, CappedL1, NonNeg, Penalty, Zero
+from .reference import brute_force_2x2, circle_matrices, objective_at
 from .subproblem import branch_coefficients, candidate_set, solve_2x2_full
 
 STAGES = ("coefficients", "candidates", "p(t) and p~(t)", "minimum vs brute force")
@@ -46,58 +46,6 @@ def random_instance(seed: int, r: int = 2, nonneg: bool = False):
     Z = rng.standard_normal((2, r))
     Z /= np.linalg.norm(Z, axis=1, keepdims=True)
     return Qt, P, (np.abs(Z) if nonneg else Z)
-
-
-def _orthogonal(branch: str, theta: np.ndarray) -> np.ndarray:
-    c, s = np.cos(theta), np.sin(theta)
-    first = c if branch == "rot" else -c
-    second = -s if branch == "rot" else s
-    return np.stack([np.stack([first, s], -1), np.stack([second, c], -1)], -2)
-
-
-def direct_objective(Qt, P, Z, h: Penalty, V: np.ndarray) -> np.ndarray:
-    """1/2 vec(V)^T Qt vec(V) + <V, P> + h(V Z) straight from V (shape (..., 2, 2)), eq. (3).
-
-    Entries of V Z that vanish up to rounding count as 0 (a zero crossing computed in floating
-    point lands within a few ulps of 0, and L0 / NonNeg must see it as exactly 0).
-    """
-    v = np.swapaxes(V, -1, -2).reshape(*V.shape[:-2], 4)  # vec stacks columns
-    smooth = 0.5 * np.einsum("...i,ij,...j->...", v, Qt, v) + np.einsum("...ij,ij->...", V, P)
-    U = V @ Z
-    mag = np.abs(V) @ np.abs(Z)
-    U = np.where(np.abs(U) <= 32 * np.finfo(float).eps * mag, 0.0, U)
-    return smooth + h.row_sums(U.reshape(*U.shape[:-2], -1))
-
-
-def brute_force_2x2(Qt, P, Z, h: Penalty, n_grid: int = 20000) -> SimpleNamespace:
-    """Minimum of problem (3), k = 2, by a dense angle search that never uses eq. (14).
-
-    Both branches are sampled on ``n_grid`` angles plus the exact angles where an entry of
-    V Z vanishes (found from V(0) Z and V(pi/2) Z, since V Z is linear in (cos, sin)); the
-    best sample of each branch is then polished by a bounded scalar search. Returns
-    ``value``, ``branch``, ``theta``.
-    """
-    Qt, P, Z = (np.asarray(m, dtype=float) for m in (Qt, P, Z))
-    best = SimpleNamespace(value=np.inf, branch=None, theta=np.nan)
-    for branch in BRANCHES:
-        A = _orthogonal(branch, np.array(0.0)) @ Z
-        B = _orthogonal(branch, np.array(np.pi / 2)) @ Z
-        zeros = np.arctan2(-A, B).ravel()  # cos(th) A + sin(th) B = 0
-        theta = np.concatenate([np.linspace(0.0, 2 * np.pi, n_grid, endpoint=False), zeros % (2 * np.pi),
-                                (zeros + np.pi) % (2 * np.pi)])
-        values = direct_objective(Qt, P, Z, h, _orthogonal(branch, theta))
-        j = int(np.argmin(values))
-        th, val = float(theta[j]), float(values[j])
-        step = 2 * np.pi / n_grid
-        with np.errstate(invalid="ignore"):  # NonNeg: +inf outside the feasible arc
-            polished = minimize_scalar(lambda u: float(direct_objective(Qt, P, Z, h, _orthogonal(branch, np.array(u)))),
-                                       bounds=(th - 2 * step, th + 2 * step), method="bounded",
-                                       options={"xatol": 1e-12})
-        if polished.fun < val:
-            th, val = float(polished.x), float(polished.fun)
-        if val < best.value:
-            best = SimpleNamespace(value=val, branch=branch, theta=th % (2 * np.pi))
-    return best
 
 
 def stepper_state(seed: int, penalty: str, stage: int, r: int = 2) -> dict:
@@ -130,7 +78,7 @@ def stepper_state(seed: int, penalty: str, stage: int, r: int = 2) -> dict:
             for sigma in (1, -1):
                 c, s = sigma / rho, sigma * t / rho
                 V = np.stack([np.stack([c if k == 0 else -c, s], -1), np.stack([-s if k == 0 else s, c], -1)], -2)
-                curves[(branch, sigma)] = (t, direct_objective(Qt, P, Z, h, V))
+                curves[(branch, sigma)] = (t, objective_at(Qt, P, Z, h, V))
         state["curves"] = curves
     if stage >= 3:
         cs = state["candidates"]

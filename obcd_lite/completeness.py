@@ -38,7 +38,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from .stiefel import angle_of
+from .stiefel import angle_of, random_stiefel
 from .validation import as_matrix, check_stiefel
 
 #: Default tolerance on ``||D^T D - I||_F`` for D to count as orthogonal.
@@ -340,3 +340,17 @@ def closest_with_det(T, det: int) -> tuple[np.ndarray, float]:
     X = T.copy()
     X[:, -1] = -X[:, -1]
     return X, float(np.sum((X - T) ** 2))
+
+
+def random_orthogonal(n: int, det: int, rng=None) -> np.ndarray:
+    """A Haar-random point of O(n) with the given determinant (+1 or -1).
+
+    A Haar point of St(n, n) has det +-1 with probability 1/2 each; flipping one column
+    maps one half onto the other, so the result is Haar on that half.
+    """
+    if det not in (1, -1):
+        raise ValueError(f"det must be +1 or -1, got det = {det!r}")
+    D = random_stiefel(n, n, rng)
+    if np.sign(np.linalg.det(D)) != det:
+        D[:, 0] = -D[:, 0]
+    return D

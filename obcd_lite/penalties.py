@@ -138,19 +138,18 @@ class L1(Penalty):
     def pieces(self, x, y):
         crossings = zero_crossings(x, y)
         order = np.argsort(crossings, axis=1)
-        breaks = np.take_along_axis(crossings, order, axis=1)
+        rows = np.arange(x.shape[0])[:, None]
+        breaks = crossings[rows, order]
         sy = np.sign(y)
         # As t -> -inf, sign(x_i + t y_i) = -sign(y_i); entries with y_i = 0 keep sign(x_i)
         # for every t (the paper drops them, but lam |x_i| / sqrt(1+t^2) still depends on t).
         o_left = np.where(y != 0, -sy, np.sign(x))
-        alpha0 = np.sum(o_left * x, axis=1, keepdims=True)
-        beta0 = np.sum(o_left * y, axis=1, keepdims=True)
-        # Crossing t_i flips sign_i from -sign(y_i) to +sign(y_i).
-        d_alpha = np.take_along_axis(2.0 * sy * x, order, axis=1)
-        d_beta = np.take_along_axis(2.0 * np.abs(y), order, axis=1)
-        alpha = self.lam * np.concatenate([alpha0, alpha0 + np.cumsum(d_alpha, axis=1)], axis=1)
-        beta = self.lam * np.concatenate([beta0, beta0 + np.cumsum(d_beta, axis=1)], axis=1)
-        return breaks, alpha, beta, np.zeros_like(alpha)
+        xy = np.stack([x, y])
+        start = np.einsum("ij,kij->ki", o_left, xy)[:, :, None]
+        # Crossing t_i flips sign_i from -sign(y_i) to +sign(y_i): (alpha, beta) += 2 sign(y_i) (x_i, y_i).
+        jumps = (2.0 * sy * xy)[:, rows, order]
+        coef = self.lam * np.concatenate([start, start + np.cumsum(jumps, axis=2)], axis=2)
+        return breaks, coef[0], coef[1], np.zeros_like(coef[0])
 
     def __repr__(self) -> str:
         return f"L1(lam={self.lam:g})"

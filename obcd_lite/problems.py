@@ -14,6 +14,8 @@ where Z = X(B, :).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .penalties import NonNeg, Penalty, Zero
@@ -74,13 +76,19 @@ class QuadraticProblem:
         """Z D Z^T (k x k)."""
         return Z @ Z.T if self.D is None else Z @ self.D @ Z.T
 
+    def block(self, B) -> np.ndarray:
+        """C_BB (k x k)."""
+        return self.C[B][:, B]
+
     def exact_Q(self, B, Z: np.ndarray) -> np.ndarray:
         """Eq. (9): (Z D Z^T) (x) C_BB, the exact curvature of f along the block (k^2 x k^2)."""
-        return np.kron(self.gram(Z), self.C[np.ix_(B, B)])
+        G, CB = self.gram(Z), self.block(B)
+        k = len(G)
+        return (G[:, None, :, None] * CB[None, :, None, :]).reshape(k * k, k * k)
 
     def scalar_Q(self, B, Z: np.ndarray) -> float:
         """Eq. (10) via Lemma C.3(a): varsigma = ||Z D Z^T||_2 ||C_BB||_2 >= ||Q_exact||_2."""
-        return float(np.linalg.norm(self.gram(Z), 2) * np.linalg.norm(self.C[np.ix_(B, B)], 2))
+        return _spectral_norm_sym(self.gram(Z)) * _spectral_norm_sym(self.block(B))
 
     def grad_update(self, G: np.ndarray, B, dZ: np.ndarray) -> None:
         """G <- grad(X + U_B dZ) in place, in O(nrk) (Appendix C.3 (i))."""
@@ -90,7 +98,7 @@ class QuadraticProblem:
 
     def f_change(self, GB: np.ndarray, B, dZ: np.ndarray) -> float:
         """f(X + U_B dZ) - f(X) = <dZ, G_B> + 1/2 tr(dZ^T C_BB dZ D), exact for quadratic f."""
-        CdZ = self.C[np.ix_(B, B)] @ dZ
+        CdZ = self.block(B) @ dZ
         quad = np.vdot(dZ, CdZ) if self.D is None else np.vdot(dZ @ self.D, CdZ)
         return float(np.vdot(dZ, GB) + 0.5 * quad)
 
@@ -104,6 +112,14 @@ class QuadraticProblem:
 
     def __repr__(self) -> str:
         return f"QuadraticProblem(n={self.n}, h={self.h!r})"
+
+
+def _spectral_norm_sym(S: np.ndarray) -> float:
+    """||S||_2 of a symmetric matrix; closed form for 2 x 2 (the hot path of OBCD with k = 2)."""
+    if S.shape == (2, 2):
+        (p, q), (_, s) = S.tolist()
+        return abs(0.5 * (p + s)) + math.hypot(0.5 * (p - s), q)
+    return float(np.max(np.abs(np.linalg.eigvalsh(S))))
 
 
 def sparse_pca(C, h: Penalty | None = None) -> QuadraticProblem:

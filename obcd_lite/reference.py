@@ -25,36 +25,40 @@ class BruteForceResult(NamedTuple):
     theta: float
 
 
-def _matrices(branch: str, theta: np.ndarray) -> np.ndarray:
+def circle_matrices(branch: str, theta) -> np.ndarray:
+    """rot(theta) or ref(theta) for an array of angles, shape theta.shape + (2, 2)."""
+    theta = np.asarray(theta, dtype=float)
     c, s = np.cos(theta), np.sin(theta)
     rows = [[c, s], [-s, c]] if branch == "rot" else [[-c, s], [s, c]]
-    return np.moveaxis(np.array(rows), -1, 0)  # (m, 2, 2)
+    return np.moveaxis(np.array(rows), (0, 1), (-2, -1))
 
 
 def objective_at(Qt, P, Z, h: Penalty, V) -> np.ndarray:
-    """Problem (3) at the matrices V (shape (2, 2) or (m, 2, 2)), entries of V Z that are
-    zero up to rounding counted as zero."""
-    V = np.asarray(V, dtype=float).reshape(-1, 2, 2)
+    """Problem (3) at the matrices V (shape (..., 2, 2); the result has shape V.shape[:-2]),
+    entries of V Z that are zero up to rounding counted as zero."""
+    V = np.asarray(V, dtype=float)
+    lead = V.shape[:-2]
+    V = V.reshape(-1, 2, 2)
     v = np.swapaxes(V, 1, 2).reshape(len(V), 4)  # vec stacks columns
-    smooth = 0.5 * np.einsum("mi,ij,mj->m", v, Qt, v) + np.einsum("mij,ij->m", V, P)
-    if isinstance(h, Zero):
-        return smooth
-    VZ = V @ Z
-    # the same definition of an exact zero as the solver's: rounding level of the column
-    VZ = np.where(np.abs(VZ) <= ZERO_ULPS * _EPS * np.linalg.norm(Z, axis=0), 0.0, VZ)
-    return smooth + h.row_sums(VZ.reshape(len(V), -1))
+    value = 0.5 * np.einsum("mi,ij,mj->m", v, Qt, v) + np.einsum("mij,ij->m", V, P)
+    if not isinstance(h, Zero):
+        VZ = V @ Z
+        # the same definition of an exact zero as the solver's: rounding level of the column
+        VZ = np.where(np.abs(VZ) <= ZERO_ULPS * _EPS * np.linalg.norm(Z, axis=0), 0.0, VZ)
+        value = value + h.row_sums(VZ.reshape(len(V), -1))
+    return value.reshape(lead)
 
 
 def objective_on_circle(Qt, P, Z, h: Penalty, branch: str, theta) -> np.ndarray:
     """Problem (3) at V = rot(theta) or ref(theta), evaluated from the matrices."""
-    return objective_at(Qt, P, Z, h, _matrices(branch, np.atleast_1d(np.asarray(theta, dtype=float))))
+    return objective_at(Qt, P, Z, h, circle_matrices(branch, np.atleast_1d(np.asarray(theta, dtype=float))))
 
 
 def kink_angles(Z, h: Penalty, branch: str) -> np.ndarray:
     """Angles in [0, 2 pi) where an entry of V(theta) Z is 0 (or +-tau for CappedL1)."""
     # Each entry of V(theta) Z is alpha cos(theta) + beta sin(theta) = R cos(theta - phi).
-    alpha = (_matrices(branch, np.array([0.0]))[0] @ Z).ravel()
-    beta = (_matrices(branch, np.array([np.pi / 2]))[0] @ Z).ravel()
+    alpha = (circle_matrices(branch, np.array([0.0]))[0] @ Z).ravel()
+    beta = (circle_matrices(branch, np.array([np.pi / 2]))[0] @ Z).ravel()
     R, phi = np.hypot(alpha, beta), np.arctan2(beta, alpha)
     keep = R > 0
     levels = [0.0] + ([h.tau, -h.tau] if isinstance(h, CappedL1) else [])

@@ -6,7 +6,8 @@ Problem (3) with k = 2:
 
 with Qt 4x4 symmetric, P 2x2, Z 2xr; vec stacks columns. By Lemma 2.4,
 V = rot(theta) = [[c, s], [-s, c]] or V = ref(theta) = [[-c, s], [s, c]] with
-(c, s) = (cos theta, sin theta), and the objective becomes (eq. (14))
+(c, s) = (cos theta, sin theta), and the objective becomes the one-dimensional problem of
+Appendix B (label eq:one:dim:t; "(1-D)" in this package)
 
     a c + b s + cq c^2 + d c s + e s^2 + h(c x + s y).
 
@@ -20,6 +21,7 @@ V = I; every candidate is scored with the exact objective.
 """
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -42,23 +44,40 @@ class TwoByTwoSolution(NamedTuple):
 
 
 def branch_coefficients(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray):
-    """Coefficients of eq. (14) for both branches (index 0: rot, 1: ref).
+    """Coefficients of eq. (1-D) for both branches (index 0: rot, 1: ref).
 
     Returns ``a, b, cq, d, e`` of shape (2,) and ``x, y`` of shape (2, 2r), with
     a = P22 +- P11, b = P12 -+ P21, cq = (Q11 + Q44)/2 +- Q14,
     d = -Q12 +- Q13 -+ Q24 + Q34, e = (Q22 + Q33)/2 -+ Q23 (upper sign: rot),
     x = [+-Z(1,:), Z(2,:)], y = [Z(2,:), -+Z(1,:)]; indices are the paper's (1-based).
     """
-    sg = np.array([1.0, -1.0])
-    a = P[1, 1] + sg * P[0, 0]
-    b = P[0, 1] - sg * P[1, 0]
-    cq = 0.5 * (Qt[0, 0] + Qt[3, 3]) + sg * Qt[0, 3]
-    d = -Qt[0, 1] + sg * Qt[0, 2] - sg * Qt[1, 3] + Qt[2, 3]
-    e = 0.5 * (Qt[1, 1] + Qt[2, 2]) - sg * Qt[1, 2]
-    z1, z2 = Z[0], Z[1]
-    x = np.stack([np.concatenate([z1, z2]), np.concatenate([-z1, z2])])
-    y = np.stack([np.concatenate([z2, -z1]), np.concatenate([z2, z1])])
+    a, b, cq, d, e = np.array(_scalar_coefficients(Qt, P)).T
+    x, y = _branch_xy(Z)
     return a, b, cq, d, e, x, y
+
+
+def _scalar_coefficients(Qt, P):
+    """[(a, b, cq, d, e) of rot, (a, b, cq, d, e) of ref] as Python floats (cheap for 2x2 data)."""
+    (p11, p12), (p21, p22) = P.tolist()
+    q = Qt.tolist()
+    half_c, half_e = 0.5 * (q[0][0] + q[3][3]), 0.5 * (q[1][1] + q[2][2])
+    d_even, d_odd = q[2][3] - q[0][1], q[0][2] - q[1][3]
+    return [(p22 + p11, p12 - p21, half_c + q[0][3], d_even + d_odd, half_e - q[1][2]),
+            (p22 - p11, p12 + p21, half_c - q[0][3], d_even - d_odd, half_e + q[1][2])]
+
+
+_SIGN_CACHE: dict = {}
+
+
+def _branch_xy(Z):
+    """x = [+-Z1, Z2] and y = [Z2, -+Z1] for (rot, ref), shape (2, 2r) each."""
+    r = Z.shape[1]
+    if r not in _SIGN_CACHE:
+        plus, minus = np.ones(r), -np.ones(r)
+        _SIGN_CACHE[r] = (np.array([np.r_[plus, plus], np.r_[minus, plus]]),
+                          np.array([np.r_[plus, minus], np.r_[plus, plus]]))
+    sx, sy = _SIGN_CACHE[r]
+    return Z.reshape(-1) * sx, Z[::-1].reshape(-1) * sy
 
 
 def quartic_coefficients(a, b, w, d):
@@ -73,13 +92,14 @@ def quartic_coefficients(a, b, w, d):
                      2 * a * b - 4 * d * w, d * d - b * b], axis=-1)
 
 
-def quartic_real_parts(coeffs: np.ndarray) -> np.ndarray:
-    """Real parts of the four roots of each quartic in ``coeffs`` (shape (..., 5)).
+def quartic_real_roots(coeffs: np.ndarray, imag_tol: float = 1e-6) -> np.ndarray:
+    """The real roots of each quartic in ``coeffs`` (shape (..., 5)); NaN fills the other slots.
 
-    Every real root is returned (complex ones contribute their real parts, which are
-    harmless extra candidates). When |c0| > |c4| the reversed polynomial in s = 1/t is
-    solved instead, so a vanishing leading coefficient (a root at t = infinity, i.e.
-    cos theta = 0) never divides by zero. Roots at infinity come back as NaN.
+    Roots are eigenvalues of the companion matrix. When |c0| > |c4| the reversed
+    polynomial in s = 1/t is solved instead, so a vanishing leading coefficient (a root
+    at t = infinity, i.e. cos theta = 0, covered by its own candidate) never divides by
+    zero. A root counts as real when |Im t| <= imag_tol (1 + |t|): loose enough for the
+    double root t = b / a that rounding splits into a pair with Im ~ sqrt(eps).
     """
     coeffs = np.asarray(coeffs, dtype=float)
     shape = coeffs.shape[:-1]
@@ -91,20 +111,28 @@ def quartic_real_parts(coeffs: np.ndarray) -> np.ndarray:
     lead = cf[:, 0]
     tiny = 1e-14 * scale
     lead = np.where(np.abs(lead) < tiny, np.where(lead < 0, -tiny, tiny), lead)
-    monic = cf[:, 1:] / lead[:, None]
     comp = np.zeros((cf.shape[0], 4, 4))
-    comp[:, 0, :] = -monic
+    comp[:, 0, :] = -cf[:, 1:] / lead[:, None]
     comp[:, 1, 0] = comp[:, 2, 1] = comp[:, 3, 2] = 1.0
-    roots = np.linalg.eigvals(comp).real
-    with np.errstate(divide="ignore"):
-        roots = np.where(flip[:, None], np.where(roots != 0, 1.0 / roots, np.nan), roots)
-    return roots.reshape(*shape, 4)
+    roots = np.linalg.eigvals(comp).astype(complex)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        roots = np.where(flip[:, None], 1.0 / roots, roots)
+    real = np.abs(roots.imag) <= imag_tol * (1.0 + np.abs(roots))
+    return np.where(real & np.isfinite(roots.real), roots.real, np.nan).reshape(*shape, 4)
 
 
-# Rows of the search: (branch, sigma) = (rot, +), (rot, -), (ref, +), (ref, -).
-_ROW_BRANCH = np.array([0, 0, 1, 1])
-_ROW_SIGMA = np.array([1.0, -1.0, 1.0, -1.0])
+def stationarity_residuals(a, b, w, d, t):
+    """(g, g~) at t: p'(t) (1 + t^2)^2 = g = (b - a t) rho + d (1 + t^2) - 2 t (w + d t), and g~
+    with the first term's sign flipped. Squaring merges the roots of both; a root of the
+    quartic is a stationary point of p when |g| <= |g~| (of the other half circle otherwise)."""
+    rho = np.hypot(1.0, t)
+    first = (b - a * t) * rho
+    rest = d * (1.0 + t * t) - 2.0 * t * (w + d * t)
+    return first + rest, rest - first
+
+
 _KINDS = ("break", "stationary", "cos0", "identity")
+_SIGMA = np.array([1.0, -1.0])[None, :, None]  # axis 1 of the search arrays: sigma = +1, -1
 
 
 class CandidateSet(NamedTuple):
@@ -130,111 +158,149 @@ def snap_zeros(VZ: np.ndarray, Z: np.ndarray) -> np.ndarray:
     return np.where(np.abs(VZ) <= ZERO_ULPS * _EPS * np.hypot(Z[0], Z[1]), 0.0, VZ)
 
 
+def _linear_on_arc(a, b, t):
+    """(a + b t) / sqrt(1 + t^2), with its limits +-b at t = +-inf."""
+    finite = np.isfinite(t)
+    tf = np.where(finite, t, 0.0)
+    return np.where(finite, (a + b * tf) / np.hypot(1.0, tf), np.sign(t) * b)
+
+
 class _Search:
-    """One breakpoint search; the fields are what the notebooks display."""
+    """One breakpoint search (Lemma B.1 and Appendix B, corrected).
+
+    Arrays have shape (2, 2, ...): axis 0 the branch (rot, ref), axis 1 the half
+    circle sigma = +1 (cos theta > 0) or -1 (cos theta < 0), on which
+    p(t) = (A + B t)/rho + (W + D t)/rho^2 + E + h-part with rho = sqrt(1 + t^2).
+    """
 
     def __init__(self, Qt, P, Z, h: Penalty, branches: str = "both", prune: bool = True):
-        self.Z, self.h = Z, h
-        a, b, cq, d, e, x, y = branch_coefficients(Qt, P, Z)
+        self.h = h
+        coef = _scalar_coefficients(Qt, P)
+        self.coef = coef
+        x, y = _branch_xy(Z)
         self.x, self.y = x, y
-        w = cq - e
-        sig = _ROW_SIGMA
-        # Row-wise data of p(t) = (A + B t)/rho + (W + D t)/rho^2 + E + h-part, rho = sqrt(1+t^2).
-        self.A, self.B = sig * a[_ROW_BRANCH], sig * b[_ROW_BRANCH]
-        self.W, self.D, self.E = w[_ROW_BRANCH], d[_ROW_BRANCH], e[_ROW_BRANCH]
-        if h.symmetric:  # h(-u) = h(u): the sigma = -1 rows share the pieces of sigma = +1
+        rows = np.array(coef).T[:, :, None, None]  # (5, 2, 1, 1): a, b, cq, d, e per branch
+        a, b, cq, d, e = rows
+        self.A, self.B = _SIGMA * a, _SIGMA * b            # (2, 2, 1)
+        self.W, self.D, self.E = cq - e, d, e              # (2, 1, 1)
+        if h.symmetric:  # h(-u) = h(u): both half circles share the pieces
+            xs, ys = x, y
             pieces = h.pieces(x, y)
-            self.breaks, self.alpha, self.beta, self.gamma = (m[_ROW_BRANCH] for m in pieces)
-            xs, ys = x[_ROW_BRANCH], y[_ROW_BRANCH]
+            self.breaks, self.alpha, self.beta, self.gamma = (m[:, None, :] for m in pieces)
         else:
-            xs, ys = sig[:, None] * x[_ROW_BRANCH], sig[:, None] * y[_ROW_BRANCH]
-            self.breaks, self.alpha, self.beta, self.gamma = h.pieces(xs, ys)
-        masked = np.zeros(4, dtype=bool) if branches == "both" else (_ROW_BRANCH != _BRANCHES.index(branches))
+            xs = (_SIGMA * x[:, None, :]).reshape(4, -1)
+            ys = (_SIGMA * y[:, None, :]).reshape(4, -1)
+            self.breaks, self.alpha, self.beta, self.gamma = (m.reshape(2, 2, -1) for m in h.pieces(xs, ys))
+        keep = np.array([branches != "ref", branches != "rot"])[:, None, None]  # branches searched
 
         # 1. breakpoints
         br = self.breaks
-        finite = np.isfinite(br)
-        self.break_value = np.where(finite & ~masked[:, None],
-                                    self._smooth(br) + h.break_values(xs, ys, br, self.alpha, self.beta, self.gamma),
-                                    np.inf)
+        a_eff = self.A + self.alpha                         # (2, 2, L)
+        b_eff = self.B + self.beta
+        K = br.shape[-1]
+        quadratic = bool(np.any(self.W) or np.any(self.D))
+        if h.continuous:
+            # absent breakpoints (+inf) give NaN here and are masked below
+            value = (a_eff[..., :K] + b_eff[..., :K] * br) / np.hypot(1.0, br) + self.gamma[..., :K] + self.E
+            if quadratic:
+                value = value + self._quadratic(br)
+        else:
+            hb = h.break_values(xs, ys, br.reshape(xs.shape[0], -1), *(m.reshape(xs.shape[0], -1) for m in
+                                                                         (self.alpha, self.beta, self.gamma)))
+            value = _linear_on_arc(self.A, self.B, br) + self.E + hb.reshape(br.shape)
+            if quadratic:
+                value = value + self._quadratic(br)
+        self.break_value = np.where(np.isfinite(br) & keep, value, np.inf)
+
         # 2. cos theta = 0 (s = +-1) on each branch, and V = I (rot, theta = 0)
-        special_U = np.stack([y[0], -y[0], y[1], -y[1], x[0]])
         self.special_branch = np.array([0, 0, 1, 1, 0])
         self.special_c = np.array([0.0, 0.0, 0.0, 0.0, 1.0])
         self.special_s = np.array([1.0, -1.0, 1.0, -1.0, 0.0])
-        self.special_value = (b[self.special_branch] * self.special_s + e[self.special_branch] * self.special_s**2
-                              + np.append(np.zeros(4), a[0] + cq[0]) + h.row_sums(special_U))
+        U = np.concatenate([y[:1], -y[:1], y[1:], -y[1:], x[:1]])
+        (a0, b0, c0, _, e0), (_, b1, _, _, e1) = coef
+        self.special_value = np.array([b0 + e0, e0 - b0, b1 + e1, e1 - b1, a0 + c0]) + h.row_sums(U)
         if branches != "both":
             self.special_value[self.special_branch != _BRANCHES.index(branches)] = np.inf
         self.special_value[np.isnan(self.special_value)] = np.inf
-        # 3. stationary points of every smooth piece
-        a_eff = self.A[:, None] + self.alpha
-        b_eff = self.B[:, None] + self.beta
-        if not (np.any(w) or np.any(d)):
-            # w = d = 0 (Qt = varsigma I): the quartic is -(a t - b)^2 (1 + t^2), root t = b / a.
-            t = (b_eff / a_eff)[:, :, None]
-        else:
-            t = np.full(a_eff.shape + (4,), np.nan)
-            todo = np.ones(a_eff.shape, dtype=bool)
-            if prune:
-                # On a piece, (a + b t)/rho >= -hypot(a, b) and (w + d t)/rho^2 >= (w - hypot(w, d))/2,
-                # so pieces whose bound cannot beat the best value so far need no quartic.
-                best = min(np.min(self.break_value, initial=np.inf), np.min(self.special_value))
-                bound = (-np.hypot(a_eff, b_eff) + (0.5 * (self.W - np.hypot(self.W, self.D)) + self.E)[:, None]
-                         + self.gamma)
-                todo = bound < best
-            todo &= ~masked[:, None] & np.isfinite(self.gamma)
-            if np.any(todo):
-                rows = np.nonzero(todo)[0]
-                t[todo] = quartic_real_parts(quartic_coefficients(a_eff[todo], b_eff[todo], self.W[rows], self.D[rows]))
-        self.stationary_t = t
-        L = self.alpha.shape[1]
-        if L == 1:
-            inside = np.ones(t.shape, dtype=bool)
-        else:
-            lo = np.concatenate([np.full((4, 1), -np.inf), br], axis=1)[:, :, None]
-            hi = np.concatenate([br, np.full((4, 1), np.inf)], axis=1)[:, :, None]
-            inside = (lo <= t) & (t <= hi)
-        rho = np.hypot(1.0, t)
-        value = (self._smooth(t) + (self.alpha[:, :, None] + self.beta[:, :, None] * t) / rho
-                 + self.gamma[:, :, None])
-        self.stationary_value = np.where(inside & np.isfinite(value) & ~masked[:, None, None], value, np.inf)
 
-    def _smooth(self, t):
-        """(A + B t)/rho + (W + D t)/rho^2 + E for every row (t has the rows on axis 0)."""
-        rho = np.hypot(1.0, t)
-        shape = (4,) + (1,) * (t.ndim - 1)
-        A, B, W, D, E = (v.reshape(shape) for v in (self.A, self.B, self.W, self.D, self.E))
-        return (A + B * t) / rho + (W + D * t) / (rho * rho) + E
+        # 3. stationary points of every smooth piece
+        pad = np.full(br.shape[:-1] + (1,), np.inf)
+        edges = np.concatenate([-pad, br, pad], axis=-1)
+        lo, hi = edges[..., :-1], edges[..., 1:]            # piece l lies in [lo_l, hi_l]
+        if a_eff.shape[-1] == 1:
+            lo, hi = -pad, pad
+        if not quadratic:
+            # w = d = 0 (Qt = varsigma I): the quartic is -(a t - b)^2 (1 + t^2); on a piece the
+            # minimum of (a + b t)/rho is -hypot(a, b) at t = b / a when a < 0.
+            t = b_eff / a_eff
+            inside = (a_eff < 0) & (lo <= t) & (t <= hi) & keep
+            self.stationary_t = t[..., None]
+            self.stationary_value = np.where(inside, self.E - np.hypot(a_eff, b_eff) + self.gamma, np.inf)[..., None]
+            return
+        t = np.full(a_eff.shape + (4,), np.nan)
+        todo = np.broadcast_to(keep & np.isfinite(self.gamma) & (lo <= hi), a_eff.shape).copy()
+        if prune:
+            # Lower bound of each piece: the linear part's minimum over the piece's arc plus the
+            # global minimum (w - hypot(w, d))/2 of the quadratic part; skip hopeless pieces.
+            best = min(np.min(self.break_value, initial=np.inf), np.min(self.special_value))
+            t_lin = b_eff / a_eff
+            on_arc = (a_eff < 0) & (lo <= t_lin) & (t_lin <= hi)
+            arc_min = np.where(on_arc, -np.hypot(a_eff, b_eff),
+                               np.minimum(_linear_on_arc(a_eff, b_eff, lo), _linear_on_arc(a_eff, b_eff, hi)))
+            bound = arc_min + 0.5 * (self.W - np.hypot(self.W, self.D)) + self.E + self.gamma
+            todo &= bound < best
+        if np.any(todo):
+            W, D = (np.broadcast_to(m, todo.shape)[todo] for m in (self.W, self.D))
+            a_t, b_t = a_eff[todo], b_eff[todo]
+            roots = quartic_real_roots(quartic_coefficients(a_t, b_t, W, D))
+            args = (a_t[:, None], b_t[:, None], W[:, None], D[:, None])
+            g, g_other = stationarity_residuals(*args, roots)
+            slack = 1e-9 * (sum(np.abs(v) for v in args)) * (1.0 + roots * roots)
+            t[todo] = np.where(np.abs(g) <= np.abs(g_other) + slack, roots, np.nan)
+        inside = (lo[..., None] <= t) & (t <= hi[..., None])
+        value = (_linear_on_arc(a_eff[..., None], b_eff[..., None], t) + self._quadratic(t)
+                 + (self.E + self.gamma)[..., None])
+        self.stationary_t = t
+        self.stationary_value = np.where(inside & np.isfinite(value), value, np.inf)
+
+    def _quadratic(self, t):
+        """(W + D t) / rho^2, 0 at t = +-inf."""
+        extra = (1,) * (t.ndim - 3)
+        W, D = self.W.reshape(self.W.shape + extra), self.D.reshape(self.D.shape + extra)
+        finite = np.isfinite(t)
+        tf = np.where(finite, t, 0.0)
+        return np.where(finite, (W + D * tf) / (1.0 + tf * tf), 0.0)
 
     def best(self):
-        """(branch, c, s) of the lowest candidate."""
+        """(branch, c, s, value) of the lowest candidate."""
         groups = (self.break_value, self.stationary_value, self.special_value)
-        mins = [np.min(g) if g.size else np.inf for g in groups]
+        mins = [g.min(initial=np.inf) for g in groups]
         g = int(np.argmin(mins))
         if g == 2:
             j = int(np.argmin(self.special_value))
-            return self.special_branch[j], self.special_c[j], self.special_s[j]
+            return int(self.special_branch[j]), float(self.special_c[j]), float(self.special_s[j]), mins[2]
         idx = np.unravel_index(np.argmin(groups[g]), groups[g].shape)
-        row = idx[0]
-        t = self.breaks[idx] if g == 0 else self.stationary_t[idx]
+        source = self.breaks if g == 0 else self.stationary_t
+        t = float(np.broadcast_to(source, groups[g].shape)[idx])
+        sig = 1.0 if idx[1] == 0 else -1.0
         rho = np.hypot(1.0, t)
-        sig = _ROW_SIGMA[row]
-        return _ROW_BRANCH[row], sig / rho, sig * t / rho
+        return int(idx[0]), sig / rho, sig * t / rho, mins[g]
 
     def candidates(self) -> CandidateSet:
-        rows_b = np.broadcast_to(np.arange(4)[:, None], self.breaks.shape).ravel()
-        rows_s = np.broadcast_to(np.arange(4)[:, None, None], self.stationary_t.shape).ravel()
-        t_b, t_s = self.breaks.ravel(), self.stationary_t.ravel()
-        keep_b = np.isfinite(t_b)
-        keep_s = np.isfinite(self.stationary_value.ravel())
-        rows = np.concatenate([rows_b[keep_b], rows_s[keep_s]])
-        t = np.concatenate([t_b[keep_b], t_s[keep_s]])
+        breaks = np.broadcast_to(self.breaks, self.break_value.shape)
+        sig_b = np.broadcast_to(_SIGMA, breaks.shape)
+        br_b = np.broadcast_to(np.arange(2)[:, None, None], breaks.shape)
+        t_s = np.broadcast_to(self.stationary_t, self.stationary_value.shape)
+        sig_s = np.broadcast_to(_SIGMA[..., None], t_s.shape)
+        br_s = np.broadcast_to(np.arange(2)[:, None, None, None], t_s.shape)
+        keep_b = np.isfinite(breaks).ravel()
+        keep_s = np.isfinite(self.stationary_value).ravel()
+        t = np.concatenate([breaks.ravel()[keep_b], t_s.ravel()[keep_s]])
+        sig = np.concatenate([sig_b.ravel()[keep_b], sig_s.ravel()[keep_s]])
         rho = np.hypot(1.0, t)
-        sig = _ROW_SIGMA[rows]
         n_b, n_s, n_x = keep_b.sum(), keep_s.sum(), len(self.special_c)
         return CandidateSet(
-            branch=np.concatenate([_ROW_BRANCH[rows], self.special_branch]),
+            branch=np.concatenate([br_b.ravel()[keep_b], br_s.ravel()[keep_s], self.special_branch]),
             sigma=np.concatenate([sig, np.zeros(n_x)]),
             kind=np.array(["break"] * n_b + ["stationary"] * n_s + ["cos0"] * 4 + ["identity"]),
             t=np.concatenate([t, np.full(n_x, np.nan)]),
@@ -297,26 +363,52 @@ def solve_2x2(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray, h: Penalty | None = 
     return solve_2x2_full(Qt, P, Z, h).V
 
 
-def _objective(Qt, P, V, VZ, h: Penalty) -> float:
-    """Problem (3) evaluated directly from V."""
-    v = V.T.reshape(-1)  # vec stacks columns
-    return float(0.5 * v @ Qt @ v + np.vdot(V, P) + h(VZ))
-
-
 def _solve_2x2(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTwoSolution:
     """The breakpoint search without input checks (the OBCD driver calls this)."""
+    if h.is_zero and branches == "both":
+        coef = _scalar_coefficients(Qt, P)
+        if all(cq == e and d == 0 for _, _, cq, d, e in coef):
+            return _solve_linear_2x2(coef, Z)
+        return _solve_smooth_2x2(coef, Z)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         search = _Search(Qt, P, Z, h, branches)
-        k, c, s = search.best()
-    V = np.array([[c, s], [-s, c]]) if k == 0 else np.array([[-c, s], [s, c]])
+        k, c, s, _ = search.best()
+    V = np.array([[c, s], [-s, c]] if k == 0 else [[-c, s], [s, c]])
     VZ = V @ Z
+    a, b, cq, d, e = search.coef[k]
+    value = a * c + b * s + cq * c * c + d * c * s + e * s * s
     if not h.is_zero:
-        # The zeros the search aimed at (crossings, ties included) become exact.
-        VZ = snap_zeros(VZ, Z)
-    value = _objective(Qt, P, V, VZ, h)
-    if branches != "ref":
-        # Safety net for rounding at the boundary of a constraint: never worse than V = I.
-        stay = _objective(Qt, P, np.eye(2), Z, h)
-        if value > stay:
-            V, VZ, value, k, c, s = np.eye(2), Z.copy(), stay, 0, 1.0, 0.0
-    return TwoByTwoSolution(V, VZ, value, _BRANCHES[k], float(np.arctan2(s, c) % (2 * np.pi)))
+        VZ = snap_zeros(VZ, Z)  # the zeros the search aimed at (crossings, ties included) become exact
+        value += h(VZ)
+        stay = search.special_value[-1]  # V = I
+        if branches != "ref" and value > stay:  # a rounding tie at a constraint boundary: keep X
+            V, VZ, value, k, c, s = np.eye(2), Z.copy(), float(stay), 0, 1.0, 0.0
+    return TwoByTwoSolution(V, VZ, float(value), _BRANCHES[k], float(np.arctan2(s, c) % (2 * np.pi)))
+
+
+def _solve_linear_2x2(coef, Z) -> TwoByTwoSolution:
+    """h = 0 and Qt = varsigma I (Lemma 2.3(b)): min over each circle of a c + b s is -hypot(a, b)
+    at (c, s) = -(a, b) / hypot(a, b); this is -polar(P) in closed form."""
+    best = min(range(2), key=lambda k: coef[k][4] - math.hypot(coef[k][0], coef[k][1]))
+    a, b, _, _, e = coef[best]
+    norm = math.hypot(a, b)
+    c, s = (-a / norm, -b / norm) if norm > 0 else (1.0, 0.0)
+    V = np.array([[c, s], [-s, c]] if best == 0 else [[-c, s], [s, c]])
+    return TwoByTwoSolution(V, V @ Z, e - norm, _BRANCHES[best], float(math.atan2(s, c) % (2 * math.pi)))
+
+
+def _solve_smooth_2x2(coef, Z) -> TwoByTwoSolution:
+    """h = 0, general Qt: no breakpoints, so the minimizer is a root of one quartic per
+    (branch, sigma) or a cos theta = 0 point; each candidate is scored exactly."""
+    a, b, cq, d, e = (np.repeat(v, 2) for v in np.array(coef).T)  # rows: rot+, rot-, ref+, ref-
+    sigma = np.array([1.0, -1.0, 1.0, -1.0])
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        t = quartic_real_roots(quartic_coefficients(sigma * a, sigma * b, cq - e, d))
+        rho = np.hypot(1.0, t)
+        c = np.concatenate([sigma[:, None] / rho, np.zeros((4, 1))], axis=1)
+        s = np.concatenate([sigma[:, None] * t / rho, sigma[:, None]], axis=1)  # c = 0, s = +-1
+        value = a[:, None] * c + b[:, None] * s + cq[:, None] * c * c + d[:, None] * c * s + e[:, None] * s * s
+    row, j = np.unravel_index(np.argmin(np.where(np.isnan(value), np.inf, value)), value.shape)
+    k, cb, sb = int(row) // 2, float(c[row, j]), float(s[row, j])
+    V = np.array([[cb, sb], [-sb, cb]] if k == 0 else [[-cb, sb], [sb, cb]])
+    return TwoByTwoSolution(V, V @ Z, float(value[row, j]), _BRANCHES[k], float(math.atan2(sb, cb) % (2 * math.pi)))

@@ -1,7 +1,7 @@
 """Appendix B of the paper re-derived with sympy: every formula of the breakpoint search.
 
 The paper (Appendix B, "Solving the Subproblem when k=2") reduces problem (3) with
-k = 2 to the one-dimensional problem (14)
+k = 2 to the one-dimensional problem (1-D) of Appendix B
 
     min_theta  a c + b s + cq c^2 + d c s + e s^2 + h(c x + s y),   (c, s) = (cos, sin),
 
@@ -29,7 +29,7 @@ _SIGN = {"rot": 1, "ref": -1}
 
 
 # --------------------------------------------------------------------------------------
-# Step 1: the coefficients of eq. (14)
+# Step 1: the coefficients of eq. (1-D)
 # --------------------------------------------------------------------------------------
 def subproblem_symbols(r: int = 1) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix]:
     """Symbolic data of problem (3) for k = 2: ``P`` (2x2), ``Qt`` (4x4 symmetric), ``Z`` (2 x r).
@@ -75,7 +75,7 @@ def branch_coefficients_symbolic(branch: str, r: int = 1) -> dict:
     smooth = sp.expand((v.T * Qt * v)[0, 0] / 2 + sum(V[i, j] * P[i, j] for i in range(2) for j in range(2)))
     poly = sp.Poly(smooth, c, s)
     coeff = {m: poly.coeff_monomial(m) for m in (c, s, c**2, c * s, s**2)}
-    # Nothing but these five monomials may appear: a constant or a cubic would break eq. (14).
+    # Nothing but these five monomials may appear: a constant or a cubic would break eq. (1-D).
     leftover = sp.expand(smooth - sum(k * m for m, k in coeff.items()))
     if leftover != 0:
         raise AssertionError(f"unexpected terms in the expanded objective: {leftover}")
@@ -88,7 +88,7 @@ def branch_coefficients_symbolic(branch: str, r: int = 1) -> dict:
 
 
 def paper_branch_coefficients(branch: str, r: int = 1) -> dict:
-    """The paper's closed forms below eq. (14), transcribed (upper sign: rot, lower: ref).
+    """The paper's closed forms below eq. (1-D), transcribed (upper sign: rot, lower: ref).
 
     a = P22 +- P11, b = P12 -+ P21, c = (Q11 + Q44)/2 +- Q14, d = -Q12 +- Q13 -+ Q24 + Q34,
     e = (Q22 + Q33)/2 -+ Q23, x = [+-Z(1,:); Z(2,:)], y = [Z(2,:); -+Z(1,:)].
@@ -105,7 +105,7 @@ def paper_branch_coefficients(branch: str, r: int = 1) -> dict:
 
 
 def coefficient_residuals(branch: str, r: int = 1) -> dict:
-    """``simplify(ours - paper)`` for every coefficient of eq. (14); all zero means the paper is right."""
+    """``simplify(ours - paper)`` for every coefficient of eq. (1-D); all zero means the paper is right."""
     ours, paper = branch_coefficients_symbolic(branch, r), paper_branch_coefficients(branch, r)
     out = {k: sp.simplify(ours[k] - paper[k]) for k in ("a", "b", "cq", "d", "e")}
     for k in ("x", "y"):
@@ -141,12 +141,12 @@ def lambdify_branch_coefficients(r: int):
 # Step 2: the tan substitution (Lemma B.1)
 # --------------------------------------------------------------------------------------
 def circle_objective_smooth(cos=c, sin=s) -> sp.Expr:
-    """The smooth part of eq. (14): a c + b s + cq c^2 + d c s + e s^2."""
+    """The smooth part of eq. (1-D): a c + b s + cq c^2 + d c s + e s^2."""
     return a * cos + b * sin + cq * cos**2 + d * cos * sin + e * sin**2
 
 
 def tan_substituted(sigma: int) -> sp.Expr:
-    """Eq. (14)'s smooth part at (c, s) = sigma (1, t) / sqrt(1 + t^2), minus the constant e."""
+    """Eq. (1-D)'s smooth part at (c, s) = sigma (1, t) / sqrt(1 + t^2), minus the constant e."""
     if sigma not in (1, -1):
         raise ValueError(f"sigma must be +1 or -1, got {sigma!r}")
     root = sp.sqrt(1 + t**2)
@@ -291,7 +291,7 @@ def capped_value_along_line() -> dict:
 # The paper's recipe, transcribed numerically, so that each erratum has a concrete instance
 # --------------------------------------------------------------------------------------
 def circle_values(coeffs, h, c_, s_, keep=None) -> np.ndarray:
-    """Eq. (14) at the points (c_, s_) of the circle, for one branch.
+    """Eq. (1-D) at the points (c_, s_) of the circle, for one branch.
 
     ``coeffs = (a, b, cq, d, e, x, y)`` of one branch (scalars and 1-D x, y); ``keep``
     masks the entries of x, y that enter h (the paper drops the ones with y_i = 0).
@@ -307,7 +307,8 @@ def circle_values(coeffs, h, c_, s_, keep=None) -> np.ndarray:
 
 
 def real_roots(coeffs, imag_tol: float = 1e-7) -> np.ndarray:
-    """Real roots of c4 t^4 + ... + c0 (leading zeros allowed), complex ones with |Im| <= imag_tol dropped in."""
+    """Real roots of c4 t^4 + ... + c0 (leading zeros allowed); a root with |Im| <= imag_tol (1 + |root|)
+    counts as real (a double root comes out of np.roots as a nearly real complex pair)."""
     cf = np.trim_zeros(np.asarray(coeffs, dtype=float), "f")
     if cf.size <= 1:
         return np.empty(0)
@@ -316,10 +317,11 @@ def real_roots(coeffs, imag_tol: float = 1e-7) -> np.ndarray:
     return np.sort(roots[np.abs(roots.imag) <= imag_tol * scale].real)
 
 
-def _quartic_numeric(a_, b_, w_, d_) -> list[float]:
-    # The closed forms of ``quartic_symbolic`` (checked against it in tests/test_symbolic.py).
-    return [d_**2 - a_**2, 4 * d_ * w_ + 2 * a_ * b_, 4 * w_**2 - 2 * d_**2 - a_**2 - b_**2,
-            2 * a_ * b_ - 4 * d_ * w_, d_**2 - b_**2]
+def _quartic_numeric(a_, b_, w_, d_) -> np.ndarray:
+    # The solver's closed forms, which quartic_symbolic() is checked against (tests/test_symbolic.py).
+    from .subproblem import quartic_coefficients
+
+    return quartic_coefficients(a_, b_, w_, d_)
 
 
 def paper_candidates(coeffs, h, sigma: int, crossing_sign: int = 1, drop_zero_y: bool = True,
@@ -328,7 +330,7 @@ def paper_candidates(coeffs, h, sigma: int, crossing_sign: int = 1, drop_zero_y:
 
     Parameters
     ----------
-    coeffs : (a, b, cq, d, e, x, y) of one branch of eq. (14).
+    coeffs : (a, b, cq, d, e, x, y) of one branch of eq. (1-D).
     h : one of ``obcd_lite.penalties`` L0, L1, NonNeg (the paper's three cases) or Zero.
     sigma : +1 for p(t), -1 for p~(t) (Lemma B.1), which the paper "extends naturally".
     crossing_sign : +1 takes the paper's breakpoints t = x_i / y_i, -1 the correct -x_i / y_i.
@@ -376,7 +378,7 @@ def paper_choice(coeffs, h, **recipe) -> tuple[float, float, float]:
 
     Per half circle, t_sigma minimizes p_sigma over the recipe's Theta, where p_sigma is
     built from the entries the recipe keeps (y_i = 0 dropped when ``drop_zero_y``); then
-    Lemma B.1 compares F(c, s) -- eq. (14) with every entry -- at [c1, s1], [c2, s2], [0, +-1].
+    Lemma B.1 compares F(c, s) -- eq. (1-D) with every entry -- at [c1, s1], [c2, s2], [0, +-1].
     """
     keep = (coeffs[6] != 0) if recipe.get("drop_zero_y", True) else None
     finals_c, finals_s = [0.0, 0.0], [1.0, -1.0]

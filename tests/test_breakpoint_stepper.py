@@ -8,8 +8,9 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from obcd_lite import L0, NonNeg  # noqa: E402
-from obcd_lite.breakpoint_stepper import (STAGES, brute_force_2x2, build_stepper, describe_state,  # noqa: E402
-                                          direct_objective, make_penalty, random_instance, stepper_figure,
+from obcd_lite.reference import brute_force_2x2, objective_at  # noqa: E402
+from obcd_lite.breakpoint_stepper import (STAGES, build_stepper, describe_state,  # noqa: E402
+                                          make_penalty, random_instance, stepper_figure,
                                           stepper_state)
 from obcd_lite.subproblem import candidate_set, solve_2x2_full  # noqa: E402
 
@@ -24,7 +25,7 @@ def test_direct_objective_matches_a_hand_computation():
     Qt, P, Z = np.diag([1.0, 2.0, 3.0, 4.0]), np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[1.0, 0.0], [0.0, -2.0]])
     V = np.array([[0.0, 1.0], [-1.0, 0.0]])  # rot(pi/2): vec = (0, -1, 1, 0)
     want = 0.5 * (2.0 + 3.0) + (2.0 - 3.0) + 0.5 * (1.0 + 2.0)  # + L1(0.5) of VZ = [[0,-2],[-1,0]]
-    assert direct_objective(Qt, P, Z, make_penalty("l1"), V) == pytest.approx(want)
+    assert objective_at(Qt, P, Z, make_penalty("l1"), V) == pytest.approx(want)
 
 
 @settings(max_examples=15, deadline=None)
@@ -32,7 +33,7 @@ def test_direct_objective_matches_a_hand_computation():
 def test_brute_force_agrees_with_the_solver(seed, penalty):
     h = make_penalty(penalty)
     Qt, P, Z = random_instance(seed, nonneg=isinstance(h, NonNeg))
-    assert brute_force_2x2(Qt, P, Z, h, n_grid=6000).value == pytest.approx(solve_2x2_full(Qt, P, Z, h).value,
+    assert brute_force_2x2(Qt, P, Z, h, grid=6000).value == pytest.approx(solve_2x2_full(Qt, P, Z, h).value,
                                                                              abs=1e-7)
 
 
@@ -43,7 +44,7 @@ def test_candidate_values_are_the_objective_at_their_point(seed, penalty):
     Qt, P, Z = random_instance(seed, nonneg=isinstance(h, NonNeg))
     cs = candidate_set(Qt, P, Z, h)
     for j in np.nonzero(np.isfinite(cs.value))[0]:
-        direct = direct_objective(Qt, P, Z, h, _V(cs.branch[j], cs.c[j], cs.s[j]))
+        direct = objective_at(Qt, P, Z, h, _V(cs.branch[j], cs.c[j], cs.s[j]))
         assert direct == pytest.approx(cs.value[j], abs=1e-9)
 
 
@@ -51,7 +52,7 @@ def test_brute_force_sees_exact_zeros_for_l0():
     # the L0 minimum sits on an isolated angle; a grid alone would miss it by lam
     Qt, P, Z = random_instance(0)
     h = L0(0.3)
-    assert brute_force_2x2(Qt, P, Z, h, n_grid=500).value == pytest.approx(solve_2x2_full(Qt, P, Z, h).value,
+    assert brute_force_2x2(Qt, P, Z, h, grid=500).value == pytest.approx(solve_2x2_full(Qt, P, Z, h).value,
                                                                             abs=1e-9)
 
 

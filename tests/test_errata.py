@@ -7,8 +7,9 @@ from hypothesis import strategies as st
 
 from obcd_lite import L0, L1, CappedL1, NonNeg
 from obcd_lite import symbolic as S
-from obcd_lite.breakpoint_stepper import brute_force_2x2, random_instance
-from obcd_lite.subproblem import (branch_coefficients, candidate_set, quartic_coefficients, quartic_real_parts,
+from obcd_lite.breakpoint_stepper import random_instance
+from obcd_lite.reference import brute_force_2x2
+from obcd_lite.subproblem import (branch_coefficients, candidate_set, quartic_coefficients, quartic_real_roots,
                                   solve_2x2_full)
 
 
@@ -74,7 +75,7 @@ def test_quartic_can_have_no_real_root():
     coeffs = quartic_coefficients(0.0, 3.0, 1.0, 0.0)
     np.testing.assert_allclose(coeffs, [0, 0, -5, 0, -9])
     assert S.real_roots(coeffs).size == 0
-    lead = quartic_real_parts(coeffs)
+    lead = quartic_real_roots(coeffs)
     assert not np.any(np.isfinite(lead) & (np.abs(np.polyval(coeffs, np.nan_to_num(lead))) < 1e-9))
     # j = 0 needs c4 = 0: then theta = +-pi/2 is stationary (dF/dtheta there is -(a + d), a - d)
     der = S.circle_derivative_at_cos0()

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from obcd_lite import (CappedL1, L0, L1, NonNeg, Zero, candidate_set, count_nonzeros, quartic_coefficients,
                        ref, rot, solve_2x2, solve_2x2_full, solve_kxk)
 from obcd_lite.reference import brute_force_2x2, objective_at, objective_on_circle
-from obcd_lite.subproblem import quartic_real_parts
+from obcd_lite.subproblem import quartic_real_roots
 
 PENALTIES = {
     "zero": lambda lam, tau: Zero(),
@@ -49,7 +49,7 @@ def _assert_global(Qt, P, Z, h):
         return
     assert sol.value <= bf.value + 1e-9 * max(1.0, abs(bf.value)), (sol, bf)
     # the reported value is the objective at the returned V, and V Z is the new rows
-    direct = objective_at(Qt, P, Z, h, sol.V)[0]
+    direct = float(objective_at(Qt, P, Z, h, sol.V))
     assert sol.value == pytest.approx(direct, rel=1e-9, abs=1e-9)
     assert np.allclose(sol.V.T @ sol.V, np.eye(2), atol=1e-15)
     assert np.allclose(sol.VZ, sol.V @ Z, atol=1e-14)
@@ -106,9 +106,9 @@ def test_quartic_roots_contain_dense_stationary_points():
         p = (a + b * t) / rho + (w + d * t) / rho**2
         dp = np.diff(p)
         stationary = t[1:-1][np.sign(dp[:-1]) != np.sign(dp[1:])]
-        roots = quartic_real_parts(quartic_coefficients(a, b, w, d))
+        roots = quartic_real_roots(quartic_coefficients(a, b, w, d))
         for ts in stationary:
-            assert np.min(np.abs(roots - ts)) < 1e-3
+            assert np.nanmin(np.abs(roots - ts)) < 1e-3
 
 
 def test_quartic_degenerate_cases_do_not_lose_roots():
@@ -118,10 +118,10 @@ def test_quartic_degenerate_cases_do_not_lose_roots():
         lead = np.flatnonzero(np.abs(c) > 1e-300)[0]
         exact = np.roots(c[lead:])
         real = exact[np.abs(exact.imag) < 1e-7].real
-        ours = quartic_real_parts(c)
+        ours = quartic_real_roots(c)
         for root in real:
             assert np.nanmin(np.abs(ours - root)) < 1e-6 * (1 + abs(root)), (a, b, w, d, root, ours)
-    roots = quartic_real_parts(quartic_coefficients(2.0, 3.0, 0.0, 0.0))  # -(2t - 3)^2 (1 + t^2)
+    roots = quartic_real_roots(quartic_coefficients(2.0, 3.0, 0.0, 0.0))  # -(2t - 3)^2 (1 + t^2)
     assert np.nanmin(np.abs(roots - 1.5)) < 1e-6
 
 
@@ -197,3 +197,20 @@ def test_bad_input(bad, match):
 def test_bad_penalty_parameters(make, match):
     with pytest.raises(ValueError, match=match):
         make()
+
+
+def test_stationary_candidates_are_stationary():
+    """candidate_set labels a point "stationary" only if dF/dtheta = 0 there (squaring
+    artifacts and real parts of complex roots are filtered out)."""
+    rng = np.random.default_rng(8)
+    for _ in range(20):
+        A = rng.standard_normal((4, 4))
+        Qt, P, Z = A + A.T, rng.standard_normal((2, 2)), rng.standard_normal((2, 3))
+        cands = candidate_set(Qt, P, Z, L1(0.3))
+        for branch, kind, c, s in zip(cands.branch, cands.kind, cands.c, cands.s):
+            if kind != "stationary":
+                continue
+            theta, delta = np.arctan2(s, c), 1e-6
+            name = ("rot", "ref")[branch]
+            left, mid, right = objective_on_circle(Qt, P, Z, L1(0.3), name, [theta - delta, theta, theta + delta])
+            assert abs(right - left) / (2 * delta) < 1e-5 * (1 + np.abs(Qt).sum())
