@@ -10,8 +10,9 @@ breakpoints in t and, on every interval between them, (alpha, beta, gamma) with
 and ``break_values`` gives sum_i h(u_i(t)) at the breakpoints themselves.
 Inputs are batched: x and y have shape (m, n_e); breakpoints come back as an
 (m, K) array sorted ascending with absent ones at +inf, the coefficients as
-(m, K + 1) arrays (interval l lies between breakpoints l - 1 and l), or as
-(m, 1) arrays when one set of coefficients holds on the whole line.
+(m, K + 1) arrays (interval l lies between breakpoints l - 1 and l; the first
+and last columns hold as t -> -inf and t -> +inf), or as (m, 1) arrays when one
+set of coefficients holds on the whole line.
 """
 from __future__ import annotations
 
@@ -23,6 +24,13 @@ from .validation import check_nonnegative
 #: that is the rounding level of the product (V has unit rows), whatever the angle.
 ZERO_ULPS = 32.0
 EPS = np.finfo(float).eps
+_ROWS = {m: np.arange(m)[:, None] for m in (1, 2, 4)}  # row indices for take-along-rows indexing
+
+
+def snap_zeros(VZ: np.ndarray, Z: np.ndarray) -> np.ndarray:
+    """V Z with the entries that are zero to rounding (|.| <= ZERO_ULPS eps ||Z[:, j]||, for
+    any V with unit rows) set to exactly 0.0. VZ may be batched, shape (..., k, r)."""
+    return np.where(np.abs(VZ) <= ZERO_ULPS * EPS * np.sqrt((Z * Z).sum(axis=0)), 0.0, VZ)
 
 
 def zero_at(x: np.ndarray, y: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -46,7 +54,7 @@ class Penalty:
         raise NotImplementedError
 
     def __call__(self, M) -> float:
-        return float(np.sum(self.elementwise(np.asarray(M, dtype=float))))
+        return float(self.elementwise(np.asarray(M, dtype=float)).sum())
 
     def row_sums(self, U: np.ndarray) -> np.ndarray:
         """Penalty of each row of ``U`` (shape (..., n_e)) summed over the last axis."""
@@ -68,8 +76,7 @@ class Penalty:
 
 def zero_crossings(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """t with x_i + t y_i = 0, +inf where y_i = 0 (the paper writes x_i / y_i: the sign is off)."""
-    safe = np.where(y != 0, y, 1.0)
-    return np.where(y != 0, -x / safe, np.inf)
+    return np.divide(-x, y, out=np.full_like(x, np.inf), where=y != 0)
 
 
 def _constant(m: int, gamma=0.0):
@@ -112,8 +119,9 @@ class L0(Penalty):
         return self.lam * (U != 0)
 
     def pieces(self, x, y):
-        # Off the crossings ||x + t y||_0 counts every entry that is not identically zero.
-        breaks = np.sort(zero_crossings(x, y), axis=1)
+        # Off the crossings ||x + t y||_0 counts every entry that is not identically zero, so one
+        # piece covers the line and the crossings need no sorting.
+        breaks = zero_crossings(x, y)
         live = np.count_nonzero((x != 0) | (y != 0), axis=1)[:, None]
         return breaks, *_constant(x.shape[0], self.lam * live)
 
@@ -135,21 +143,30 @@ class L1(Penalty):
     def elementwise(self, U):
         return self.lam * np.abs(U)
 
+    def __call__(self, M) -> float:
+        return self.lam * float(np.abs(M).sum())
+
     def pieces(self, x, y):
-        crossings = zero_crossings(x, y)
-        order = np.argsort(crossings, axis=1)
-        rows = np.arange(x.shape[0])[:, None]
-        breaks = crossings[rows, order]
+        m, n = x.shape
+        # One array holds the crossings and the jumps of (alpha, beta) at them, so a single
+        # fancy index sorts all three: crossing t_i flips sign_i from -sign(y_i) to +sign(y_i),
+        # which adds 2 sign(y_i) (x_i, y_i).
+        table = np.empty((3, m, n))
+        np.divide(-x, y, out=table[0], where=y != 0)
+        table[0][y == 0] = np.inf
         sy = np.sign(y)
+        np.multiply(2.0 * sy, (x, y), out=table[1:])
+        rows = _ROWS[m]
+        table = table[:, rows, np.argsort(table[0], axis=1)]
         # As t -> -inf, sign(x_i + t y_i) = -sign(y_i); entries with y_i = 0 keep sign(x_i)
         # for every t (the paper drops them, but lam |x_i| / sqrt(1+t^2) still depends on t).
         o_left = np.where(y != 0, -sy, np.sign(x))
-        xy = np.stack([x, y])
-        start = np.einsum("ij,kij->ki", o_left, xy)[:, :, None]
-        # Crossing t_i flips sign_i from -sign(y_i) to +sign(y_i): (alpha, beta) += 2 sign(y_i) (x_i, y_i).
-        jumps = (2.0 * sy * xy)[:, rows, order]
-        coef = self.lam * np.concatenate([start, start + np.cumsum(jumps, axis=2)], axis=2)
-        return breaks, coef[0], coef[1], np.zeros_like(coef[0])
+        coef = np.empty((2, m, n + 1))
+        coef[:, :, 0] = (o_left * (x, y)).sum(axis=2)
+        np.cumsum(table[1:], axis=2, out=coef[:, :, 1:])
+        coef[:, :, 1:] += coef[:, :, :1]
+        coef *= self.lam
+        return table[0], coef[0], coef[1], np.zeros_like(coef[0])
 
     def __repr__(self) -> str:
         return f"L1(lam={self.lam:g})"
@@ -184,7 +201,10 @@ class CappedL1(Penalty):
     def pieces(self, x, y):
         breaks = np.sort(np.concatenate([zero_crossings(x, y), self.cap_crossings(x, y)], axis=1), axis=1)
         m = x.shape[0]
-        lo = np.concatenate([np.full((m, 1), -np.inf), breaks], axis=1)
+        # Pieces past the last breakpoint (absent ones are +inf) repeat the last real piece, so
+        # that column -1 always describes t -> +inf.
+        last = np.max(np.where(np.isfinite(breaks), breaks, -np.inf), axis=1, keepdims=True)
+        lo = np.concatenate([np.full((m, 1), -np.inf), np.where(np.isfinite(breaks), breaks, last)], axis=1)
         hi = np.concatenate([breaks, np.full((m, 1), np.inf)], axis=1)
         with np.errstate(invalid="ignore"):
             mid = np.where(np.isfinite(lo) & np.isfinite(hi), 0.5 * (lo + hi),

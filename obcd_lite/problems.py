@@ -78,7 +78,11 @@ class QuadraticProblem:
 
     def block(self, B) -> np.ndarray:
         """C_BB (k x k)."""
-        return self.C[B][:, B]
+        if len(B) == 2:  # scalar reads beat two fancy indexings on the OBCD hot path
+            i, j = B
+            C = self.C
+            return np.array([[C[i, i], C[i, j]], [C[j, i], C[j, j]]])
+        return self.C[np.ix_(B, B)]
 
     def exact_Q(self, B, Z: np.ndarray) -> np.ndarray:
         """Eq. (9): (Z D Z^T) (x) C_BB, the exact curvature of f along the block (k^2 x k^2)."""

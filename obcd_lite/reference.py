@@ -14,9 +14,8 @@ from typing import NamedTuple
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from .penalties import ZERO_ULPS, CappedL1, Penalty, Zero
+from .penalties import CappedL1, Penalty, Zero, snap_zeros
 
-_EPS = np.finfo(float).eps
 
 
 class BruteForceResult(NamedTuple):
@@ -42,9 +41,7 @@ def objective_at(Qt, P, Z, h: Penalty, V) -> np.ndarray:
     v = np.swapaxes(V, 1, 2).reshape(len(V), 4)  # vec stacks columns
     value = 0.5 * np.einsum("mi,ij,mj->m", v, Qt, v) + np.einsum("mij,ij->m", V, P)
     if not isinstance(h, Zero):
-        VZ = V @ Z
-        # the same definition of an exact zero as the solver's: rounding level of the column
-        VZ = np.where(np.abs(VZ) <= ZERO_ULPS * _EPS * np.linalg.norm(Z, axis=0), 0.0, VZ)
+        VZ = snap_zeros(V @ Z, Z)  # the same definition of an exact zero as the solver's
         value = value + h.row_sums(VZ.reshape(len(V), -1))
     return value.reshape(lead)
 

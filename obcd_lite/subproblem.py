@@ -26,10 +26,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .penalties import ZERO_ULPS, Penalty, Zero
+from .penalties import Penalty, Zero, snap_zeros
 from .validation import as_matrix, check_symmetric
 
-_EPS = np.finfo(float).eps
 _BRANCHES = ("rot", "ref")
 
 
@@ -74,10 +73,10 @@ def _branch_xy(Z):
     r = Z.shape[1]
     if r not in _SIGN_CACHE:
         plus, minus = np.ones(r), -np.ones(r)
-        _SIGN_CACHE[r] = (np.array([np.r_[plus, plus], np.r_[minus, plus]]),
-                          np.array([np.r_[plus, minus], np.r_[plus, plus]]))
-    sx, sy = _SIGN_CACHE[r]
-    return Z.reshape(-1) * sx, Z[::-1].reshape(-1) * sy
+        _SIGN_CACHE[r] = np.array([[np.r_[plus, plus], np.r_[minus, plus]], [np.r_[plus, minus], np.r_[plus, plus]]])
+    # rows [Z1, Z2] and [Z2, Z1], signed per branch: xy[0] = x, xy[1] = y
+    xy = np.concatenate((Z, Z[::-1])).reshape(2, 1, 2 * r) * _SIGN_CACHE[r]
+    return xy[0], xy[1]
 
 
 def quartic_coefficients(a, b, w, d):
@@ -153,11 +152,6 @@ class CandidateSet(NamedTuple):
     value: np.ndarray
 
 
-def snap_zeros(VZ: np.ndarray, Z: np.ndarray) -> np.ndarray:
-    """V Z with entries zero to rounding (|.| <= ZERO_ULPS eps ||Z[:, j]||) set to exactly 0.0."""
-    return np.where(np.abs(VZ) <= ZERO_ULPS * _EPS * np.hypot(Z[0], Z[1]), 0.0, VZ)
-
-
 def _linear_on_arc(a, b, t):
     """(a + b t) / sqrt(1 + t^2), with its limits +-b at t = +-inf."""
     finite = np.isfinite(t)
@@ -171,74 +165,86 @@ class _Search:
     Arrays have shape (2, 2, ...): axis 0 the branch (rot, ref), axis 1 the half
     circle sigma = +1 (cos theta > 0) or -1 (cos theta < 0), on which
     p(t) = (A + B t)/rho + (W + D t)/rho^2 + E + h-part with rho = sqrt(1 + t^2).
+    Every candidate gets its exact value in closed form from its piece; the penalty is
+    evaluated entrywise only where it is not continuous (l0 and X >= 0 at breakpoints).
     """
 
     def __init__(self, Qt, P, Z, h: Penalty, branches: str = "both", prune: bool = True):
         self.h = h
-        coef = _scalar_coefficients(Qt, P)
-        self.coef = coef
-        x, y = _branch_xy(Z)
-        self.x, self.y = x, y
-        rows = np.array(coef).T[:, :, None, None]  # (5, 2, 1, 1): a, b, cq, d, e per branch
-        a, b, cq, d, e = rows
-        self.A, self.B = _SIGMA * a, _SIGMA * b            # (2, 2, 1)
-        self.W, self.D, self.E = cq - e, d, e              # (2, 1, 1)
+        self.coef = coef = _scalar_coefficients(Qt, P)
+        self.x, self.y = x, y = _branch_xy(Z)
+        cf = np.array(coef)[:, :, None, None]              # (2, 5, 1, 1): a, b, cq, d, e per branch
+        a, b, e = cf[:, 0], cf[:, 1], cf[:, 4]             # (2, 1, 1)
+        A, B = _SIGMA * a, _SIGMA * b                      # (2, 2, 1)
+        self.quadratic = quadratic = any(cq != ee or d != 0 for _, _, cq, d, ee in coef)
+        self.W, self.D = cf[:, 2] - e, cf[:, 3]
         if h.symmetric:  # h(-u) = h(u): both half circles share the pieces
             xs, ys = x, y
-            pieces = h.pieces(x, y)
-            self.breaks, self.alpha, self.beta, self.gamma = (m[:, None, :] for m in pieces)
+            br, alpha, beta, gamma = (m[:, None, :] for m in h.pieces(x, y))
         else:
             xs = (_SIGMA * x[:, None, :]).reshape(4, -1)
             ys = (_SIGMA * y[:, None, :]).reshape(4, -1)
-            self.breaks, self.alpha, self.beta, self.gamma = (m.reshape(2, 2, -1) for m in h.pieces(xs, ys))
-        keep = np.array([branches != "ref", branches != "rot"])[:, None, None]  # branches searched
-
-        # 1. breakpoints
-        br = self.breaks
-        a_eff = self.A + self.alpha                         # (2, 2, L)
-        b_eff = self.B + self.beta
+            br, alpha, beta, gamma = (m.reshape(2, 2, -1) for m in h.pieces(xs, ys))
+        self.breaks = br
         K = br.shape[-1]
-        quadratic = bool(np.any(self.W) or np.any(self.D))
-        if h.continuous:
-            # absent breakpoints (+inf) give NaN here and are masked below
-            value = (a_eff[..., :K] + b_eff[..., :K] * br) / np.hypot(1.0, br) + self.gamma[..., :K] + self.E
-            if quadratic:
-                value = value + self._quadratic(br)
-        else:
-            hb = h.break_values(xs, ys, br.reshape(xs.shape[0], -1), *(m.reshape(xs.shape[0], -1) for m in
-                                                                         (self.alpha, self.beta, self.gamma)))
-            value = _linear_on_arc(self.A, self.B, br) + self.E + hb.reshape(br.shape)
-            if quadratic:
-                value = value + self._quadratic(br)
-        self.break_value = np.where(np.isfinite(br) & keep, value, np.inf)
+        a_eff, b_eff = A + alpha, B + beta                 # the linear part on each piece
+        gE = gamma + e                                     # the constant part on each piece
 
-        # 2. cos theta = 0 (s = +-1) on each branch, and V = I (rot, theta = 0)
-        self.special_branch = np.array([0, 0, 1, 1, 0])
-        self.special_c = np.array([0.0, 0.0, 0.0, 0.0, 1.0])
-        self.special_s = np.array([1.0, -1.0, 1.0, -1.0, 0.0])
-        U = np.concatenate([y[:1], -y[:1], y[1:], -y[1:], x[:1]])
-        (a0, b0, c0, _, e0), (_, b1, _, _, e1) = coef
-        self.special_value = np.array([b0 + e0, e0 - b0, b1 + e1, e1 - b1, a0 + c0]) + h.row_sums(U)
-        if branches != "both":
-            self.special_value[self.special_branch != _BRANCHES.index(branches)] = np.inf
-        self.special_value[np.isnan(self.special_value)] = np.inf
+        # 1. breakpoints (absent ones are +inf: their NaN values are masked)
+        rho = np.hypot(1.0, br)
+        if h.continuous:  # the value of a piece's formula at its right end
+            value = (a_eff[..., :K] + b_eff[..., :K] * br) / rho + gE[..., :K]
+        else:
+            hb = h.break_values(xs, ys, br.reshape(len(xs), K), alpha, beta, gamma)
+            value = (A + B * br) / rho + e + hb.reshape(br.shape)
+        if quadratic:
+            value = value + (self.W + self.D * br) / (rho * rho)
+        self.break_value = np.where(np.isfinite(br), value, np.inf)
+
+        # 2. cos theta = 0, s = +-1, per branch, and V = I (rot, theta = 0)
+        special = np.empty(5)
+        if h.continuous:  # the limits t -> +-inf of the first and last sigma = +1 pieces
+            special[0:4:2] = b_eff[:, 0, -1] + gE[:, 0, -1]
+            special[1:4:2] = gE[:, 0, 0] - b_eff[:, 0, 0]
+        else:
+            U = np.concatenate([y[:1], -y[:1], y[1:], -y[1:]])
+            (_, b0, _, _, e0), (_, b1, _, _, e1) = coef
+            special[:4] = np.array([e0 + b0, e0 - b0, e1 + b1, e1 - b1]) + h.row_sums(U)
+        # V = I is inside a piece, so only l0 / X >= 0 need it as a candidate (and as a fallback)
+        special[4] = coef[0][0] + coef[0][2] + h(x[0]) if not h.continuous else np.inf
+        self.special_value = special
 
         # 3. stationary points of every smooth piece
-        pad = np.full(br.shape[:-1] + (1,), np.inf)
-        edges = np.concatenate([-pad, br, pad], axis=-1)
-        lo, hi = edges[..., :-1], edges[..., 1:]            # piece l lies in [lo_l, hi_l]
-        if a_eff.shape[-1] == 1:
-            lo, hi = -pad, pad
+        if K and a_eff.shape[-1] > 1:
+            pad = np.full(br.shape[:-1] + (1,), np.inf)
+            edges = np.concatenate([-pad, br, pad], axis=-1)
+            lo, hi = edges[..., :-1], edges[..., 1:]       # piece l is [lo_l, hi_l]
+        else:
+            lo, hi = -np.inf, np.inf
         if not quadratic:
             # w = d = 0 (Qt = varsigma I): the quartic is -(a t - b)^2 (1 + t^2); on a piece the
             # minimum of (a + b t)/rho is -hypot(a, b) at t = b / a when a < 0.
             t = b_eff / a_eff
-            inside = (a_eff < 0) & (lo <= t) & (t <= hi) & keep
+            inside = (a_eff < 0) & (lo <= t) & (t <= hi)
             self.stationary_t = t[..., None]
-            self.stationary_value = np.where(inside, self.E - np.hypot(a_eff, b_eff) + self.gamma, np.inf)[..., None]
-            return
-        t = np.full(a_eff.shape + (4,), np.nan)
-        todo = np.broadcast_to(keep & np.isfinite(self.gamma) & (lo <= hi), a_eff.shape).copy()
+            self.stationary_value = np.where(inside, gE - np.hypot(a_eff, b_eff), np.inf)[..., None]
+        else:
+            self._quartic_candidates(a_eff, b_eff, gE, lo, hi, prune)
+
+        if branches != "both":
+            off = 1 - _BRANCHES.index(branches)
+            for values in (self.break_value, self.stationary_value):
+                values[off] = np.inf
+            self.special_value[2 * off:2 * off + 2] = np.inf
+            if off == 0:
+                self.special_value[-1] = np.inf
+        self.special_value[np.isnan(self.special_value)] = np.inf
+
+    def _quartic_candidates(self, a_eff, b_eff, gE, lo, hi, prune: bool) -> None:
+        """Stationary points of the pieces by the quartic, skipping pieces that cannot win."""
+        W, D = self.W, self.D
+        shape = np.broadcast_shapes(a_eff.shape, gE.shape)
+        todo = np.broadcast_to(np.isfinite(gE) & (lo <= hi), shape).copy()
         if prune:
             # Lower bound of each piece: the linear part's minimum over the piece's arc plus the
             # global minimum (w - hypot(w, d))/2 of the quadratic part; skip hopeless pieces.
@@ -247,67 +253,74 @@ class _Search:
             on_arc = (a_eff < 0) & (lo <= t_lin) & (t_lin <= hi)
             arc_min = np.where(on_arc, -np.hypot(a_eff, b_eff),
                                np.minimum(_linear_on_arc(a_eff, b_eff, lo), _linear_on_arc(a_eff, b_eff, hi)))
-            bound = arc_min + 0.5 * (self.W - np.hypot(self.W, self.D)) + self.E + self.gamma
-            todo &= bound < best
+            todo &= arc_min + 0.5 * (W - np.hypot(W, D)) + gE < best
+        t = np.full(shape + (4,), np.nan)
         if np.any(todo):
-            W, D = (np.broadcast_to(m, todo.shape)[todo] for m in (self.W, self.D))
-            a_t, b_t = a_eff[todo], b_eff[todo]
-            roots = quartic_real_roots(quartic_coefficients(a_t, b_t, W, D))
-            args = (a_t[:, None], b_t[:, None], W[:, None], D[:, None])
+            W_t, D_t = (np.broadcast_to(m, shape)[todo] for m in (W, D))
+            a_t, b_t = np.broadcast_to(a_eff, shape)[todo], np.broadcast_to(b_eff, shape)[todo]
+            roots = quartic_real_roots(quartic_coefficients(a_t, b_t, W_t, D_t))
+            args = (a_t[:, None], b_t[:, None], W_t[:, None], D_t[:, None])
             g, g_other = stationarity_residuals(*args, roots)
-            slack = 1e-9 * (sum(np.abs(v) for v in args)) * (1.0 + roots * roots)
+            slack = 1e-9 * sum(np.abs(v) for v in args) * (1.0 + roots * roots)
             t[todo] = np.where(np.abs(g) <= np.abs(g_other) + slack, roots, np.nan)
-        inside = (lo[..., None] <= t) & (t <= hi[..., None])
-        value = (_linear_on_arc(a_eff[..., None], b_eff[..., None], t) + self._quadratic(t)
-                 + (self.E + self.gamma)[..., None])
+        lo4 = lo[..., None] if np.ndim(lo) else lo
+        hi4 = hi[..., None] if np.ndim(hi) else hi
+        inside = (lo4 <= t) & (t <= hi4)
+        rho = np.hypot(1.0, t)
+        value = ((a_eff[..., None] + b_eff[..., None] * t) / rho + (W[..., None] + D[..., None] * t) / (rho * rho)
+                 + gE[..., None])
         self.stationary_t = t
         self.stationary_value = np.where(inside & np.isfinite(value), value, np.inf)
 
-    def _quadratic(self, t):
-        """(W + D t) / rho^2, 0 at t = +-inf."""
-        extra = (1,) * (t.ndim - 3)
-        W, D = self.W.reshape(self.W.shape + extra), self.D.reshape(self.D.shape + extra)
-        finite = np.isfinite(t)
-        tf = np.where(finite, t, 0.0)
-        return np.where(finite, (W + D * tf) / (1.0 + tf * tf), 0.0)
-
     def best(self):
         """(branch, c, s, value) of the lowest candidate."""
-        groups = (self.break_value, self.stationary_value, self.special_value)
-        mins = [g.min(initial=np.inf) for g in groups]
-        g = int(np.argmin(mins))
-        if g == 2:
-            j = int(np.argmin(self.special_value))
-            return int(self.special_branch[j]), float(self.special_c[j]), float(self.special_s[j]), mins[2]
-        idx = np.unravel_index(np.argmin(groups[g]), groups[g].shape)
-        source = self.breaks if g == 0 else self.stationary_t
-        t = float(np.broadcast_to(source, groups[g].shape)[idx])
-        sig = 1.0 if idx[1] == 0 else -1.0
-        rho = np.hypot(1.0, t)
-        return int(idx[0]), sig / rho, sig * t / rho, mins[g]
+        bv, sv, xv = self.break_value, self.stationary_value, self.special_value
+        flat = np.concatenate([bv.ravel(), sv.ravel(), xv])
+        j = int(flat.argmin())
+        value = float(flat[j])
+        nb, ns = bv.size, sv.size
+        if j >= nb + ns:
+            j -= nb + ns
+            if j == 4:
+                return 0, 1.0, 0.0, value
+            return j // 2, 0.0, 1.0 - 2.0 * (j % 2), value
+        if j < nb:
+            K = bv.shape[2]
+            k, sig, l = j // (2 * K), (j // K) % 2, j % K
+            t = float(self.breaks[k, sig if self.breaks.shape[1] == 2 else 0, l])
+        else:
+            j -= nb
+            L, M = sv.shape[2], sv.shape[3]
+            k, sig = j // (2 * L * M), (j // (L * M)) % 2
+            t = float(self.stationary_t.reshape(2, 2, -1)[k, sig, j % (L * M)])
+        sigma = 1.0 - 2.0 * sig
+        rho = math.hypot(1.0, t)
+        return k, sigma / rho, sigma * t / rho, value
 
     def candidates(self) -> CandidateSet:
         breaks = np.broadcast_to(self.breaks, self.break_value.shape)
-        sig_b = np.broadcast_to(_SIGMA, breaks.shape)
-        br_b = np.broadcast_to(np.arange(2)[:, None, None], breaks.shape)
         t_s = np.broadcast_to(self.stationary_t, self.stationary_value.shape)
-        sig_s = np.broadcast_to(_SIGMA[..., None], t_s.shape)
-        br_s = np.broadcast_to(np.arange(2)[:, None, None, None], t_s.shape)
-        keep_b = np.isfinite(breaks).ravel()
-        keep_s = np.isfinite(self.stationary_value).ravel()
-        t = np.concatenate([breaks.ravel()[keep_b], t_s.ravel()[keep_s]])
-        sig = np.concatenate([sig_b.ravel()[keep_b], sig_s.ravel()[keep_s]])
+        parts = []
+        for t_all, values in ((breaks, self.break_value), (t_s, self.stationary_value)):
+            grid = np.indices(values.shape)
+            keep = np.isfinite(t_all) & np.isfinite(values)
+            parts.append((grid[0][keep], 1.0 - 2.0 * grid[1][keep], t_all[keep], values[keep]))
+        (br_b, sig_b, t_b, v_b), (br_s, sig_s, t_st, v_s) = parts
+        t = np.concatenate([t_b, t_st])
+        sig = np.concatenate([sig_b, sig_s])
         rho = np.hypot(1.0, t)
-        n_b, n_s, n_x = keep_b.sum(), keep_s.sum(), len(self.special_c)
+        n_b, n_s = len(t_b), len(t_st)
+        # cos theta = 0 (s = +-1) per branch and V = I; dropped where infeasible or not needed
+        keep = np.isfinite(self.special_value)
+        kinds = np.array(["break"] * n_b + ["stationary"] * n_s + (["cos0"] * 4 + ["identity"]))
         return CandidateSet(
-            branch=np.concatenate([br_b.ravel()[keep_b], br_s.ravel()[keep_s], self.special_branch]),
-            sigma=np.concatenate([sig, np.zeros(n_x)]),
-            kind=np.array(["break"] * n_b + ["stationary"] * n_s + ["cos0"] * 4 + ["identity"]),
-            t=np.concatenate([t, np.full(n_x, np.nan)]),
-            c=np.concatenate([sig / rho, self.special_c]),
-            s=np.concatenate([sig * t / rho, self.special_s]),
-            value=np.concatenate([self.break_value.ravel()[keep_b], self.stationary_value.ravel()[keep_s],
-                                  self.special_value]))
+            branch=np.concatenate([br_b, br_s, np.array([0, 0, 1, 1, 0])[keep]]).astype(int),
+            sigma=np.concatenate([sig, np.zeros(keep.sum())]),
+            kind=kinds[np.concatenate([np.ones(n_b + n_s, dtype=bool), keep])],
+            t=np.concatenate([t, np.full(keep.sum(), np.nan)]),
+            c=np.concatenate([sig / rho, np.array([0.0, 0.0, 0.0, 0.0, 1.0])[keep]]),
+            s=np.concatenate([sig * t / rho, np.array([1.0, -1.0, 1.0, -1.0, 0.0])[keep]]),
+            value=np.concatenate([v_b, v_s, self.special_value[keep]]))
 
 
 def candidate_set(Qt, P, Z, h: Penalty | None = None, prune: bool = False) -> CandidateSet:
@@ -372,17 +385,19 @@ def _solve_2x2(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTwoSolution
         return _solve_smooth_2x2(coef, Z)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         search = _Search(Qt, P, Z, h, branches)
-        k, c, s, _ = search.best()
+        k, c, s, value = search.best()
     V = np.array([[c, s], [-s, c]] if k == 0 else [[-c, s], [s, c]])
     VZ = V @ Z
-    a, b, cq, d, e = search.coef[k]
-    value = a * c + b * s + cq * c * c + d * c * s + e * s * s
     if not h.is_zero:
         VZ = snap_zeros(VZ, Z)  # the zeros the search aimed at (crossings, ties included) become exact
-        value += h(VZ)
-        stay = search.special_value[-1]  # V = I
-        if branches != "ref" and value > stay:  # a rounding tie at a constraint boundary: keep X
-            V, VZ, value, k, c, s = np.eye(2), Z.copy(), float(stay), 0, 1.0, 0.0
+        if not h.continuous:
+            # l0 and X >= 0 jump at zeros: score the rows actually returned, and keep X when a
+            # rounding tie at a constraint boundary would make them worse than V = I.
+            a, b, cq, d, e = search.coef[k]
+            value = a * c + b * s + cq * c * c + d * c * s + e * s * s + h(VZ)
+            stay = search.special_value[-1]
+            if branches != "ref" and value > stay:
+                V, VZ, value, k, c, s = np.eye(2), Z.copy(), float(stay), 0, 1.0, 0.0
     return TwoByTwoSolution(V, VZ, float(value), _BRANCHES[k], float(np.arctan2(s, c) % (2 * np.pi)))
 
 

@@ -135,7 +135,8 @@ def test_candidate_set_minimum_is_the_solution(penalty):
         full = candidate_set(Qt, P, Z, h)
         pruned = candidate_set(Qt, P, Z, h, prune=True)
         sol = solve_2x2_full(Qt, P, Z, h)
-        assert set(full.kind) >= {"cos0", "identity"}
+        assert "cos0" in set(full.kind) or penalty == "nonneg"
+        assert ("identity" in set(full.kind)) == (not h.continuous)  # V = I matters only where h jumps
         assert np.allclose(full.c**2 + full.s**2, 1.0)
         assert len(pruned.t) <= len(full.t)
         assert np.min(full.value) == pytest.approx(sol.value, rel=1e-12, abs=1e-12)
@@ -214,3 +215,20 @@ def test_stationary_candidates_are_stationary():
             name = ("rot", "ref")[branch]
             left, mid, right = objective_on_circle(Qt, P, Z, L1(0.3), name, [theta - delta, theta, theta + delta])
             assert abs(right - left) / (2 * delta) < 1e-5 * (1 + np.abs(Qt).sum())
+
+
+@pytest.mark.parametrize("penalty", ["l1", "capped", "zero"])
+def test_first_and_last_pieces_describe_the_ends_of_the_line(penalty):
+    """Column 0 of pieces() holds as t -> -inf and column -1 as t -> +inf, also when some
+    breakpoints are absent (y_i = 0); the cos theta = 0 candidates rely on it."""
+    rng = np.random.default_rng(3)
+    h = PENALTIES[penalty](0.7, 0.2)
+    for _ in range(30):
+        x, y = rng.standard_normal((2, 2, 5)) * rng.choice([0.1, 1.0])
+        y[rng.random(y.shape) < 0.4] = 0.0
+        _, alpha, beta, gamma = h.pieces(x, y)
+        for t, col in ((1e9, -1), (-1e9, 0)):
+            rho = np.hypot(1.0, t)
+            want = h.row_sums((x + t * y) / rho)
+            got = (alpha[:, col] + beta[:, col] * t) / rho + gamma[:, col]
+            assert np.allclose(got, want, atol=1e-9)
