@@ -208,17 +208,34 @@ def compose(factors: Sequence, n: int, X0=None) -> np.ndarray:
     factors : items ``(i, j, V)`` (k = 2) or ``(B, V)`` (any k), in application order.
     n : the dimension.
     X0 : optional (n, r) start; each factor does ``X(B, :) <- V X(B, :)``.
+
+    Raises ``ValueError`` for rows out of range or repeated, and for a V with
+    ``||V^T V - I||_F > ORTHOGONAL_TOL`` (the message names the factor's 0-based position).
     """
     if int(n) != n or n < 1:
         raise ValueError(f"n must be a positive integer, got n = {n!r}")
     X = np.eye(int(n)) if X0 is None else as_matrix(X0, "X0", (n, None)).copy()
-    for factor in factors:
-        block, V = _as_block_factor(factor, n)
+    for index, factor in enumerate(factors):
+        block, V = _as_block_factor(factor, n, index)
         X[block] = V @ X[block]
     return X
 
 
-def _as_block_factor(factor, n: int) -> tuple[list[int], np.ndarray]:
+def _check_factor_V(V, k: int, index: int | None) -> np.ndarray:
+    """V as a k x k float matrix, raising unless ``||V^T V - I||_F <= ORTHOGONAL_TOL``.
+
+    A non-orthogonal V is not an OBCD row update: products of such factors are silently
+    non-orthogonal, so it is rejected with the factor's position and the residual.
+    """
+    where = "a factor's V" if index is None else f"factor {index} (0-based)"
+    V = as_matrix(V, f"the V of {where}", (k, k))
+    err = float(np.linalg.norm(V.T @ V - np.eye(k)))
+    if err > ORTHOGONAL_TOL:
+        raise ValueError(f"{where}: V is not orthogonal: ||V^T V - I||_F = {err:.3e} > {ORTHOGONAL_TOL:.0e}")
+    return V
+
+
+def _as_block_factor(factor, n: int, index: int | None = None) -> tuple[list[int], np.ndarray]:
     if len(factor) == 3:
         i, j, V = factor
         block = [i, j]
@@ -230,7 +247,7 @@ def _as_block_factor(factor, n: int) -> tuple[list[int], np.ndarray]:
     k = len(block)
     if any(int(b) != b or not 0 <= b < n for b in block) or len(set(block)) != k:
         raise ValueError(f"factor rows {block} must be {k} distinct integers in [0, {n})")
-    V = as_matrix(V, "V", (k, k))
+    V = _check_factor_V(V, k, index)
     return [int(b) for b in block], V
 
 
@@ -240,8 +257,12 @@ def reflection_steps(factors: Sequence) -> list[int]:
 
 
 def describe_factors(factors: Sequence[Factor]) -> list[tuple[int, int, str, float]]:
-    """``(i, j, branch, theta)`` per factor, with V = rot(theta) or ref(theta) (Lemma 2.4)."""
-    return [(i, j, *angle_of(V)) for i, j, V in factors]
+    """``(i, j, branch, theta)`` per factor, with V = rot(theta) or ref(theta) (Lemma 2.4).
+
+    Raises ``ValueError`` naming the factor's position and ``||V^T V - I||_F`` when a V is not in
+    O(2) (to ``ORTHOGONAL_TOL``): its angle would describe some other matrix.
+    """
+    return [(i, j, *angle_of(_check_factor_V(V, 2, index))) for index, (i, j, V) in enumerate(factors)]
 
 
 def orthogonal_map(X0, X, det: int | None = None, tol: float = 1e-8) -> np.ndarray:

@@ -36,7 +36,7 @@ from .penalties import L1, Zero
 from .problems import procrustes
 from .stiefel import ref, rot
 from .subproblem import solve_2x2_full
-from .validation import as_matrix, check_nonnegative
+from .validation import as_matrix, check_nonnegative, check_stiefel
 
 TWO_PI = 2.0 * np.pi
 BRANCHES = ("rot", "ref")
@@ -183,8 +183,12 @@ def criticality_residual(V: ArrayLike, T: ArrayLike, mu: float = 0.0, zero_tol: 
     G - V G^T V = V (V^T G - G^T V) and the skew part is w [[0, 1], [-1, 0]] with
     w = <G, V Omega>, Omega = [[0, 1], [-1, 0]]; its norm is sqrt(2) |w|. As G ranges over the
     box, w ranges over an interval, and the residual is sqrt(2) times its distance to 0.
+
+    Raises ``ValueError`` (naming ||V^T V - I||_F) when V is not in O(2): the formula above
+    holds only there, and off O(2) it would return a meaningless number, often 0.
     """
     V = as_matrix(V, "V", (2, 2))
+    check_stiefel(V, "V")
     T, mu = _check_target(T, mu)
     direction = V @ np.array([[0.0, 1.0], [-1.0, 0.0]])  # the tangent direction d/dtheta (up to sign)
     zero = np.abs(V) <= zero_tol

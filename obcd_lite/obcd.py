@@ -16,7 +16,6 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, field
-from math import comb
 from typing import Callable
 
 import numpy as np
@@ -60,16 +59,30 @@ def solve_kxk(P: np.ndarray) -> np.ndarray:
     return -polar(P)
 
 
-def working_sets(n: int, k: int, rule: str, rng: np.random.Generator):
+def working_sets(n: int, k: int, rule: str, rng=None):
     """Yield working sets B (sorted index arrays of length k) forever.
 
-    "random": uniform over the C(n, k) subsets, independently each time.
-    "cyclic": every subset in lexicographic order, then again.
+    Parameters
+    ----------
+    n, k : 2 <= k <= n.
+    rule : "random" (uniform over the C(n, k) subsets, independently each time) or
+        "cyclic" (every subset in lexicographic order, then again).
+    rng : seed or Generator for "random".
     """
-    if rule == "cyclic":
-        while True:
-            for B in itertools.combinations(range(n), k):
-                yield np.array(B)
+    if rule not in ("random", "cyclic"):
+        raise ValueError(f"rule must be 'random' or 'cyclic', got {rule!r}")
+    if not all(isinstance(v, (int, np.integer)) for v in (n, k)) or not 1 <= k <= n:
+        raise ValueError(f"need integers 1 <= k <= n, got n = {n!r}, k = {k!r}")
+    return _cyclic_sets(n, k) if rule == "cyclic" else _random_sets(n, k, np.random.default_rng(rng))
+
+
+def _cyclic_sets(n: int, k: int):
+    while True:
+        for B in itertools.combinations(range(n), k):
+            yield np.array(B)
+
+
+def _random_sets(n: int, k: int, rng: np.random.Generator):
     # Uniform k-tuples conditioned on distinct entries are uniform over subsets.
     batch = 4096
     accept = np.prod([(n - i) / n for i in range(k)])
@@ -126,15 +139,14 @@ def obcd(problem, X0, *, k: int = 2, alpha: float = 1e-5, working_set: str = "ra
         raise ValueError(f"k = {k} > 2 needs Q = 'scalar' (Lemma 2.3(b) needs Q = varsigma I), got Q = {Q!r}")
     if k > 2 and branches != "both":
         raise ValueError(f"branches = {branches!r} only applies to k = 2")
-    if int(max_iter) != max_iter or max_iter < 0:
+    if not isinstance(max_iter, (int, np.integer)) or max_iter < 0:
         raise ValueError(f"max_iter must be a non-negative integer, got {max_iter!r}")
     if time_limit is not None:
         time_limit = check_nonnegative(time_limit, "time_limit", strict=True)
-    if int(log_every) != log_every or log_every < 1:
+    if not isinstance(log_every, (int, np.integer)) or log_every < 1:
         raise ValueError(f"log_every must be a positive integer, got {log_every!r}")
 
-    rng = np.random.default_rng(seed)
-    blocks = working_sets(n, k, working_set, rng)
+    blocks = working_sets(n, k, working_set, seed)
     Ik = np.eye(k)
     Ik2 = np.eye(k * k)
     vec_I = Ik.reshape(-1)  # vec(I_k) (symmetric, so row/column stacking agree)
@@ -190,8 +202,3 @@ def obcd(problem, X0, *, k: int = 2, alpha: float = 1e-5, working_set: str = "ra
     seconds = time.perf_counter() - start
     return Result(X=X, F=problem.F(X), iterations=it, seconds=seconds, stop_reason=stop_reason,
                   history={key: np.asarray(val) for key, val in history.items()})
-
-
-def block_count(n: int, k: int) -> int:
-    """C(n, k), the number of working sets."""
-    return comb(n, k)

@@ -187,7 +187,8 @@ class CappedL1(Penalty):
         A = y * y - self.tau**2
         B = 2.0 * x * y
         C = x * x - self.tau**2
-        disc = B * B - 4.0 * A * C
+        # B^2 - 4AC = 4 tau^2 (x^2 + y^2 - tau^2): the factored form does not cancel when |x|, |y| >> tau
+        disc = 4.0 * self.tau**2 * (x * x + y * y - self.tau**2)
         real = disc >= 0
         sq = np.sqrt(np.where(real, disc, 0.0))
         q = -0.5 * (B + np.where(B >= 0, sq, -sq))  # stable quadratic formula

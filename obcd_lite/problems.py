@@ -50,6 +50,8 @@ class QuadraticProblem:
         if not isinstance(self.h, Penalty):
             raise TypeError(f"h must be a Penalty, got {type(self.h).__name__}")
         self.const = float(const)
+        if not np.isfinite(self.const):
+            raise ValueError(f"const must be finite, got const = {const!r}")
 
     # --- the smooth part -------------------------------------------------
     def grad(self, X: np.ndarray) -> np.ndarray:
@@ -148,7 +150,9 @@ def procrustes(T, h: Penalty | None = None) -> QuadraticProblem:
 
 def randn_covariance(m: int = 500, n: int = 1000, rng=None) -> np.ndarray:
     """The paper's "randn" data: A (m x n) Gaussian scaled to ||A||_F = 1, C = A^T A."""
+    if int(m) != m or int(n) != n or m < 1 or n < 1:
+        raise ValueError(f"m and n must be positive integers, got m = {m!r}, n = {n!r}")
     rng = np.random.default_rng(rng)
-    A = rng.standard_normal((m, n))
+    A = rng.standard_normal((int(m), int(n)))
     A /= np.linalg.norm(A)
     return A.T @ A

@@ -15,6 +15,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 
 from .penalties import CappedL1, Penalty, Zero, snap_zeros
+from .validation import as_matrix, check_symmetric
 
 
 
@@ -71,7 +72,8 @@ def brute_force_2x2(Qt, P, Z, h: Penalty | None = None, grid: int = 20_001, refi
                     branches: tuple = ("rot", "ref")) -> BruteForceResult:
     """Dense-grid-plus-kinks minimizer of problem (3) for k = 2, refined with bounded Brent steps."""
     h = Zero() if h is None else h
-    Qt, P, Z = (np.asarray(m, dtype=float) for m in (Qt, P, Z))
+    Qt, P, Z = as_matrix(Qt, "Qt", (4, 4)), as_matrix(P, "P", (2, 2)), as_matrix(Z, "Z", (2, None))
+    check_symmetric(Qt, "Qt")
     theta = np.linspace(0.0, 2 * np.pi, grid, endpoint=False)
     step = theta[1]
     best = BruteForceResult(np.inf, "rot", 0.0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .validation import as_matrix
+from .validation import as_matrix, check_stiefel
 
 
 def rot(theta: float) -> np.ndarray:
@@ -24,6 +24,7 @@ def ref(theta: float) -> np.ndarray:
 def angle_of(V: np.ndarray) -> tuple[str, float]:
     """Return ``(branch, theta)`` with ``V = rot(theta)`` or ``ref(theta)``, theta in [0, 2 pi)."""
     V = as_matrix(V, "V", (2, 2))
+    check_stiefel(V, "V")
     branch = "rot" if np.linalg.det(V) > 0 else "ref"
     # Both branches keep (cos, sin) in the second column: V[1,1] = cos, V[0,1] = sin.
     theta = float(np.arctan2(V[0, 1], V[1, 1]) % (2 * np.pi))

@@ -50,6 +50,7 @@ def branch_coefficients(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray):
     d = -Q12 +- Q13 -+ Q24 + Q34, e = (Q22 + Q33)/2 -+ Q23 (upper sign: rot),
     x = [+-Z(1,:), Z(2,:)], y = [Z(2,:), -+Z(1,:)]; indices are the paper's (1-based).
     """
+    Qt, P, Z, _ = _checked(Qt, P, Z, None)
     a, b, cq, d, e = np.array(_scalar_coefficients(Qt, P)).T
     x, y = _branch_xy(Z)
     return a, b, cq, d, e, x, y
@@ -398,7 +399,7 @@ def _solve_2x2(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTwoSolution
             stay = search.special_value[-1]
             if branches != "ref" and value > stay:
                 V, VZ, value, k, c, s = np.eye(2), Z.copy(), float(stay), 0, 1.0, 0.0
-    return TwoByTwoSolution(V, VZ, float(value), _BRANCHES[k], float(np.arctan2(s, c) % (2 * np.pi)))
+    return TwoByTwoSolution(V, VZ, float(value), _BRANCHES[k], math.atan2(s, c) % (2 * math.pi))
 
 
 def _solve_linear_2x2(coef, Z) -> TwoByTwoSolution:

@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
+from .penalties import L1, NonNeg, snap_zeros
+
 # Real symbols shared by all derivations (sympy caches symbols by name and assumptions).
 c, s, t = sp.symbols("c s t", real=True)
 a, b, cq, d, e, w = sp.symbols("a b c_q d e w", real=True)
@@ -194,10 +196,37 @@ def quartic_symbolic() -> list[sp.Expr]:
     return sp.Poly(sp.expand(G**2 - H**2 * (1 + t**2)), t).all_coeffs()
 
 
-def lead_quartic_formulas() -> list[sp.Expr]:
-    """The closed forms coded in ``subproblem.quartic_coefficients`` (to be checked, not trusted)."""
-    return [d**2 - a**2, 4 * d * w + 2 * a * b, 4 * w**2 - 2 * d**2 - a**2 - b**2,
-            2 * a * b - 4 * d * w, d**2 - b**2]
+#: The integer grid on which ``quartic_agreement`` compares exactly: 5 values per variable.
+QUARTIC_GRID = (-2, -1, 0, 1, 2)
+
+
+def quartic_agreement(numeric=None, n_random: int = 200, seed: int = 0) -> list[bool]:
+    """Per coefficient c4, ..., c0: does ``numeric(a, b, w, d)`` equal ``quartic_symbolic()``?
+
+    ``numeric`` defaults to the solver's code, ``subproblem.quartic_coefficients``, and must
+    broadcast over array arguments (last axis: the 5 coefficients). The comparison is
+
+    * exact (``==``) on the integer grid ``QUARTIC_GRID``^4: all values there are small integers,
+      so floating point evaluates both sides without rounding. Each sympy coefficient has
+      degree <= 2 in each variable, so a numeric polynomial of that degree that agrees on
+      5 > 2 values per variable is the same polynomial;
+    * and to 1e-12 relative on ``n_random`` random points in [-5, 5]^4 (catches a numeric
+      function that is not such a polynomial).
+    """
+    if numeric is None:
+        from .subproblem import quartic_coefficients as numeric
+    f = sp.lambdify((a, b, w, d), quartic_symbolic(), "numpy")
+    grid = np.meshgrid(*[np.array(QUARTIC_GRID, dtype=float)] * 4, indexing="ij")
+    pts = [np.concatenate([g.ravel(), u]) for g, u in
+           zip(grid, np.random.default_rng(seed).uniform(-5.0, 5.0, (4, n_random)))]
+    n_grid = grid[0].size
+    want = np.stack([np.broadcast_to(np.asarray(v, dtype=float), pts[0].shape) for v in f(*pts)], axis=-1)
+    got = np.asarray(numeric(*pts), dtype=float)
+    if got.shape != want.shape:
+        raise ValueError(f"numeric(a, b, w, d) must return shape {want.shape}, got {got.shape}")
+    exact = np.all(got[:n_grid] == want[:n_grid], axis=0)
+    close = np.all(np.abs(got[n_grid:] - want[n_grid:]) <= 1e-12 * (1.0 + np.abs(want[n_grid:])), axis=0)
+    return [bool(u) for u in exact & close]
 
 
 def squaring_factorisation_residual() -> sp.Expr:
@@ -276,17 +305,6 @@ def capped_crossing_quadratic() -> dict:
     return {"A": A, "B": B, "C": C, "discriminant": sp.factor(B**2 - 4 * A * C)}
 
 
-def capped_value_along_line() -> dict:
-    """The two regimes of lam min(|x + t y| / rho, tau) on an interval with sign o (rho = sqrt(1+t^2)).
-
-    Uncapped: lam o (x + t y) / rho, i.e. it shifts (a, b) by lam o (x, y) like l1; capped: the
-    constant lam tau, no shift. Returned as sympy expressions for display.
-    """
-    xi, yi, o = sp.symbols("x_i y_i o_i", real=True)
-    rho = sp.sqrt(1 + t**2)
-    return {"uncapped": lam * o * (xi + t * yi) / rho, "capped": lam * tau}
-
-
 # --------------------------------------------------------------------------------------
 # The paper's recipe, transcribed numerically, so that each erratum has a concrete instance
 # --------------------------------------------------------------------------------------
@@ -295,14 +313,17 @@ def circle_values(coeffs, h, c_, s_, keep=None) -> np.ndarray:
 
     ``coeffs = (a, b, cq, d, e, x, y)`` of one branch (scalars and 1-D x, y); ``keep``
     masks the entries of x, y that enter h (the paper drops the ones with y_i = 0).
-    Entries that are zero up to rounding are set to 0.0 first, since the recipe aims at them.
+    Entries that are zero up to rounding (``penalties.snap_zeros``: |u_i| <= ZERO_ULPS eps
+    ||(x_i, y_i)||, the (c_, s_) being on the unit circle) are set to 0.0 first, since the
+    recipe aims at them.
     """
     a_, b_, cq_, d_, e_, x, y = coeffs
     c_, s_ = np.atleast_1d(np.asarray(c_, dtype=float)), np.atleast_1d(np.asarray(s_, dtype=float))
     if keep is not None:
         x, y = x[keep], y[keep]
     U = c_[:, None] * x + s_[:, None] * y
-    U = np.where(np.abs(U) <= 32 * np.finfo(float).eps * (np.abs(c_[:, None] * x) + np.abs(s_[:, None] * y)), 0.0, U)
+    # (x_i, y_i) is a column of Z up to sign and order, so this is the package's one definition of an exact zero.
+    U = snap_zeros(U, np.stack([x, y]))
     return a_ * c_ + b_ * s_ + cq_ * c_**2 + d_ * c_ * s_ + e_ * s_**2 + h.row_sums(U)
 
 
@@ -318,7 +339,7 @@ def real_roots(coeffs, imag_tol: float = 1e-7) -> np.ndarray:
 
 
 def _quartic_numeric(a_, b_, w_, d_) -> np.ndarray:
-    # The solver's closed forms, which quartic_symbolic() is checked against (tests/test_symbolic.py).
+    # The solver's closed forms, which quartic_symbolic() is checked against (quartic_agreement).
     from .subproblem import quartic_coefficients
 
     return quartic_coefficients(a_, b_, w_, d_)
@@ -337,8 +358,6 @@ def paper_candidates(coeffs, h, sigma: int, crossing_sign: int = 1, drop_zero_y:
     drop_zero_y : drop the entries with y_i = 0, as the paper says ("does not affect the minimizer").
     l1_intervals : "paper" splits the line at the 4r points +-x_i/y_i; "kinks" at the true kinks.
     """
-    from .penalties import L1, NonNeg  # local: penalties import nothing from here
-
     a_, b_, cq_, d_, e_, x, y = coeffs
     keep = (y != 0) if drop_zero_y else np.ones_like(y, dtype=bool)
     w_ = cq_ - e_

@@ -49,11 +49,13 @@ def check_stiefel(X: np.ndarray, name: str = "X0", tol: float = STIEFEL_TOL) -> 
         raise ValueError(f"{name} has r = {r} columns > n = {n} rows; St(n, r) needs r <= n")
     err = float(np.linalg.norm(X.T @ X - np.eye(r)))
     if err > tol:
-        raise ValueError(f"{name} is not on the Stiefel manifold: ||X^T X - I||_F = {err:.3e} > {tol:.0e}")
+        raise ValueError(f"{name} is not on the Stiefel manifold: ||{name}^T {name} - I||_F = {err:.3e} > {tol:.0e}")
 
 
 def check_nonnegative(value: float, name: str, strict: bool = False) -> float:
     """Return ``value`` as a float, raising if it is negative (or zero when ``strict``)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a real number, got the bool {value!r}")
     try:
         v = float(value)
     except (TypeError, ValueError) as exc:

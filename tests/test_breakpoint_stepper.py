@@ -28,7 +28,7 @@ def test_direct_objective_matches_a_hand_computation():
     assert objective_at(Qt, P, Z, make_penalty("l1"), V) == pytest.approx(want)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(deadline=None)
 @given(seed=st.integers(0, 10**6), penalty=st.sampled_from(PENALTIES))
 def test_brute_force_agrees_with_the_solver(seed, penalty):
     h = make_penalty(penalty)
@@ -37,7 +37,7 @@ def test_brute_force_agrees_with_the_solver(seed, penalty):
                                                                              abs=1e-7)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(deadline=None)
 @given(seed=st.integers(0, 10**6), penalty=st.sampled_from(PENALTIES))
 def test_candidate_values_are_the_objective_at_their_point(seed, penalty):
     h = make_penalty(penalty)

@@ -51,7 +51,7 @@ def test_cayley_exercise_helper(capsys):
         check_cayley_det(np.eye(2))
 
 
-@settings(max_examples=50, deadline=None)
+@settings(deadline=None)
 @given(n=st.integers(2, 7), tau=st.floats(-50, 50), seed=st.integers(0, 2**32 - 1))
 def test_cayley_of_skew_is_special_orthogonal(n, tau, seed):
     M = np.random.default_rng(seed).standard_normal((n, n))
@@ -60,7 +60,7 @@ def test_cayley_of_skew_is_special_orthogonal(n, tau, seed):
     assert np.linalg.det(Q) == pytest.approx(1.0, abs=1e-9)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(deadline=None)
 @given(n=st.integers(5, 12), r=st.integers(1, 2), tau=st.floats(0.01, 5), seed=st.integers(0, 2**32 - 1))
 def test_low_rank_step_equals_full_step(n, r, tau, seed):
     """The low-rank (Sherman-Morrison-Woodbury) form used for n > 2r equals Q(tau) X."""
@@ -127,9 +127,49 @@ def test_cayley_on_a_larger_stiefel_problem():
     assert np.linalg.norm((M + M.T) @ X - X @ (X.T @ (M + M.T) @ X)) < 1e-6
 
 
-def test_l1_subgradient_is_a_subgradient():
+def _subgradient_violation(h, G, X, Y) -> float:
+    """max(0, h(X) + <G, Y - X> - h(Y)) up to rounding: > 0 means G is not a subgradient of h at X."""
+    gap = h(X) + float(np.sum(G * (Y - X))) - h(Y)
+    scale = 1e-12 * (1.0 + h(X) + h(Y) + float(np.sum(np.abs(G) * (np.abs(Y) + np.abs(X)))))
+    return max(0.0, gap - scale)
+
+
+def _probe_points(X, rng, n_random=20):
+    """Random Y near and far from X, and X +- a step along each coordinate (which finds |G_ij| > lam at
+    a zero X_ij and a wrong G_ij at a nonzero one)."""
+    probes = [X + rng.standard_normal(X.shape) * scale for scale in (1e-3, 1.0, 10.0) for _ in range(n_random)]
+    for idx in np.ndindex(X.shape):
+        for step in (1e-3, -1e-3, 5.0, -5.0):
+            Y = X.copy()
+            Y[idx] += step
+            probes.append(Y)
+    return probes + [np.zeros_like(X), -X]
+
+
+@settings(deadline=None)
+@given(lam=st.floats(0.0, 10.0), shape=st.tuples(st.integers(1, 5), st.integers(1, 4)),
+       zero_fraction=st.sampled_from([0.0, 0.3, 1.0]), seed=st.integers(0, 2**32 - 1))
+def test_l1_subgradient_is_a_subgradient(lam, shape, zero_fraction, seed):
+    """h(Y) >= h(X) + <G, Y - X> for G = l1_subgradient(lam)(X), every probe Y, X with exact zeros."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal(shape) * rng.choice([1e-8, 1.0, 1e3])
+    X[rng.random(shape) < zero_fraction] = 0.0
+    h, G = L1(lam), l1_subgradient(lam)(X)
+    assert G.shape == X.shape
+    for Y in _probe_points(X, rng):
+        assert _subgradient_violation(h, G, X, Y) == 0.0
+
+
+def test_subgradient_check_catches_wrong_subgradients():
+    """The check above is not vacuous: it rejects |G_ij| > lam at a zero entry and a wrong sign elsewhere."""
+    rng = np.random.default_rng(0)
     X = np.array([[0.5, 0.0], [-2.0, 1.0]])
-    assert np.array_equal(l1_subgradient(3.0)(X), [[3.0, 0.0], [-3.0, 3.0]])
+    h, G = L1(3.0), l1_subgradient(3.0)(X)
+    assert np.array_equal(G, [[3.0, 0.0], [-3.0, 3.0]])
+    too_big_at_zero = G + np.array([[0.0, 3.5], [0.0, 0.0]])
+    wrong_sign = G * np.array([[1.0, 1.0], [1.0, -1.0]])
+    for wrong in (too_big_at_zero, wrong_sign):
+        assert max(_subgradient_violation(h, wrong, X, Y) for Y in _probe_points(X, rng)) > 0.1
 
 
 def test_cayley_bad_input():

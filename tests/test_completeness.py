@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from math import comb
 
 import numpy as np
@@ -21,18 +22,12 @@ from obcd_lite.completeness import (
     jacobi_givens_qr,
     orthogonal_map,
     path_between,
+    random_orthogonal,
     reflection_steps,
 )
 from obcd_lite.stiefel import identity_init, random_stiefel, ref, rot
 
 ORDERS = ("paper", "distinct")
-
-
-def orthogonal_with_det(n: int, det: int, seed: int) -> np.ndarray:
-    D = random_stiefel(n, n, seed)
-    if np.sign(np.linalg.det(D)) != det:
-        D[:, 0] = -D[:, 0]
-    return D
 
 
 def permutation_matrix(perm) -> np.ndarray:
@@ -57,14 +52,14 @@ def check_factorization(D: np.ndarray, order: str) -> list:
 @pytest.mark.parametrize("det", [1, -1])
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 7, 10, 16, 25, 40])
 def test_random_orthogonal_is_product_of_C_n_2_factors(n, det, order):
-    check_factorization(orthogonal_with_det(n, det, seed=1000 * n + det), order)
+    check_factorization(random_orthogonal(n, det, 1000 * n + det), order)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(deadline=None)
 @given(n=st.integers(2, 12), det=st.sampled_from([1, -1]), seed=st.integers(0, 2**32 - 1),
        order=st.sampled_from(ORDERS))
 def test_factorization_hypothesis(n, det, seed, order):
-    check_factorization(orthogonal_with_det(n, det, seed), order)
+    check_factorization(random_orthogonal(n, det, seed), order)
 
 
 @pytest.mark.parametrize("order", ORDERS)
@@ -75,7 +70,7 @@ def test_plus_minus_identity(n, order):
     check_factorization(-np.eye(n), order)  # det (-I) = (-1)^n
 
 
-@settings(max_examples=60, deadline=None)
+@settings(deadline=None)
 @given(perm=st.integers(2, 40).flatmap(lambda n: st.permutations(range(n))), order=st.sampled_from(ORDERS))
 def test_permutation_matrices(perm, order):
     check_factorization(permutation_matrix(perm), order)
@@ -90,7 +85,7 @@ def test_swap_is_the_reflection_at_pi_over_two():
 
 @pytest.mark.parametrize("n", [3, 6, 11])
 def test_pair_orders(n):
-    D = orthogonal_with_det(n, -1, seed=n)
+    D = random_orthogonal(n, -1, n)
     distinct = [(i, j) for i, j, _ in jacobi_givens_qr(D, "distinct")]
     assert sorted(distinct) == list(itertools.combinations(range(n), 2))  # each pair once (Theorem 3.1)
     paper = [(i, j) for i, j, _ in jacobi_givens_qr(D, "paper")]
@@ -114,7 +109,7 @@ def test_factor_matrix_is_I_plus_U_V_minus_I_Ut():
 
 
 def test_describe_factors_reconstructs_V():
-    D = orthogonal_with_det(6, -1, seed=3)
+    D = random_orthogonal(6, -1, 3)
     factors = jacobi_givens_qr(D)
     for (i, j, V), (di, dj, branch, theta) in zip(factors, describe_factors(factors)):
         assert (i, j) == (di, dj)
@@ -124,7 +119,7 @@ def test_describe_factors_reconstructs_V():
 # --- errors ---------------------------------------------------------------------------------
 
 def test_non_orthogonal_reports_the_residual():
-    D = orthogonal_with_det(4, 1, seed=0)
+    D = random_orthogonal(4, 1, 0)
     D[0, 0] += 0.01
     residual = np.linalg.norm(D.T @ D - np.eye(4))
     with pytest.raises(ValueError, match=f"{residual:.3e}"):
@@ -148,6 +143,47 @@ def test_bad_order_and_nonfinite():
         jacobi_givens_qr("not a matrix")
 
 
+def test_random_orthogonal_has_the_requested_det():
+    for n in (2, 3, 6):
+        for det in (1, -1):
+            D = random_orthogonal(n, det, 10 * n)
+            assert np.linalg.norm(D.T @ D - np.eye(n)) < 1e-12
+            assert np.linalg.det(D) == pytest.approx(det, abs=1e-12)
+    with pytest.raises(ValueError, match="det"):
+        random_orthogonal(3, 0)
+
+
+def _scaled(factors, index, scale):
+    out = list(factors)
+    *rows, V = out[index]
+    out[index] = (*rows, scale * V)
+    return out
+
+
+@pytest.mark.parametrize("index", [0, 2, 5])
+def test_compose_and_describe_reject_a_non_orthogonal_V(index):
+    factors = jacobi_givens_qr(random_orthogonal(4, -1, 5))
+    bad = _scaled(factors, index, 1.01)
+    residual = np.linalg.norm(bad[index][2].T @ bad[index][2] - np.eye(2))  # (1.01^2 - 1) sqrt(2)
+    message = re.escape(f"factor {index} (0-based): V is not orthogonal: ||V^T V - I||_F = {residual:.3e}")
+    with pytest.raises(ValueError, match=message):
+        compose(bad, 4)
+    with pytest.raises(ValueError, match=message):
+        compose(bad, 4, identity_init(4, 2))
+    with pytest.raises(ValueError, match=message):
+        describe_factors(bad)
+    # block factors (B, V) of any k are checked the same way
+    blocks = embed_factors(factors, 4, 3)
+    with pytest.raises(ValueError, match=rf"factor {index} \(0-based\): V is not orthogonal"):
+        compose(_scaled(blocks, index, 1.01), 4)
+    with pytest.raises(ValueError, match="V is not orthogonal"):
+        factor_matrix(bad[index], 4)
+    # rounding-level noise is accepted, so a factorization's own factors always compose
+    nearly = _scaled(factors, index, 1.0 + 1e-13)
+    assert np.max(np.abs(compose(nearly, 4) - compose(factors, 4))) < 1e-12
+    assert describe_factors(nearly)[index][2] == describe_factors(factors)[index][2]
+
+
 def test_compose_rejects_bad_rows():
     with pytest.raises(ValueError, match="distinct integers"):
         compose([(1, 1, np.eye(2))], 3)
@@ -161,7 +197,7 @@ def test_compose_rejects_bad_rows():
 @pytest.mark.parametrize("det", [1, -1])
 @pytest.mark.parametrize("n", [2, 3, 8, 40])
 def test_rotations_only_leaves_det_in_the_corner(n, det, order):
-    D = orthogonal_with_det(n, det, seed=7 * n)
+    D = random_orthogonal(n, det, 7 * n)
     factors, R, _ = givens_qr_rotations_only(D, order)
     assert reflection_steps(factors) == []
     # Lemma A.5 + the -I fixes: R = diag(1, ..., 1, det D), one -1 exactly when det D = -1
@@ -177,7 +213,7 @@ def test_classical_givens_qr_signs(n):
     """Without Listing 1's fixes, R is still diagonal +-1 (Lemma A.5) with det R = det D."""
     for seed in range(5):
         for det in (1, -1):
-            D = orthogonal_with_det(n, det, seed=seed)
+            D = random_orthogonal(n, det, seed)
             factors, R, fixes = givens_qr_rotations_only(D, fix_signs=False)
             assert fixes == 0
             assert np.max(np.abs(compose(factors, n) - R @ D)) <= 1e-12
@@ -189,12 +225,12 @@ def test_classical_givens_qr_signs(n):
 def test_sign_fixes_are_data_dependent_not_n_minus_2():
     """The paper says Listing 1's lines 7-10 run n - 2 times; they run 0 to n - 1 times, depending on D."""
     n = 6
-    counts = {givens_qr_rotations_only(orthogonal_with_det(n, 1, seed), "paper").sign_fixes for seed in range(100)}
+    counts = {givens_qr_rotations_only(random_orthogonal(n, 1, seed), "paper").sign_fixes for seed in range(100)}
     assert givens_qr_rotations_only(np.eye(n)).sign_fixes == 0
     assert counts <= set(range(n)) and len(counts) >= 4
 
 
-@settings(max_examples=50, deadline=None)
+@settings(deadline=None)
 @given(n=st.integers(2, 10), seed=st.integers(0, 2**32 - 1), length=st.integers(0, 60))
 def test_products_of_rotations_never_reach_det_minus_one(n, seed, length):
     rng = np.random.default_rng(seed)
@@ -204,13 +240,13 @@ def test_products_of_rotations_never_reach_det_minus_one(n, seed, length):
         factors.append((i, j, rot(rng.uniform(0, 2 * np.pi))))
     P = compose(factors, n)
     assert np.linalg.det(P) > 0
-    T = orthogonal_with_det(n, -1, seed=seed % 1000)
+    T = random_orthogonal(n, -1, seed % 1000)
     assert np.sum((P - T) ** 2) >= 4 - 1e-10  # the floor of closest_with_det
 
 
 @pytest.mark.parametrize("n", [2, 3, 7])
 def test_closest_with_det(n):
-    T = orthogonal_with_det(n, -1, seed=n)
+    T = random_orthogonal(n, -1, n)
     X, dist = closest_with_det(T, 1)
     assert np.linalg.det(X) > 0 and dist == pytest.approx(4.0)
     assert np.sum((X - T) ** 2) == pytest.approx(4.0)
@@ -235,7 +271,7 @@ def test_path_between(n, r, order):
             assert np.allclose(D, X @ X0.T, atol=1e-12)  # unique for r = n
 
 
-@settings(max_examples=40, deadline=None)
+@settings(deadline=None)
 @given(n=st.integers(2, 15).flatmap(lambda n: st.tuples(st.just(n), st.integers(1, n))),
        seed=st.integers(0, 2**32 - 1), identity_start=st.booleans(), order=st.sampled_from(ORDERS))
 def test_path_between_hypothesis(n, seed, identity_start, order):
@@ -260,7 +296,7 @@ def test_path_between_r_less_than_n_can_use_rotations_only(n, r):
 
 def test_path_between_r_equal_n_det_is_forced():
     X0 = np.eye(4)
-    X = orthogonal_with_det(4, -1, seed=2)
+    X = random_orthogonal(4, -1, 2)
     assert reflection_steps(path_between(X0, X)) == [5]  # det X != det X0: the reflection is needed
     with pytest.raises(ValueError, match="impossible"):
         orthogonal_map(X0, X, det=1)
@@ -279,7 +315,7 @@ def test_path_between_errors():
 
 @pytest.mark.parametrize("n", [3, 6, 10])
 def test_embedding_into_k_blocks(n):
-    D = orthogonal_with_det(n, -1, seed=n)
+    D = random_orthogonal(n, -1, n)
     factors = jacobi_givens_qr(D, "distinct")
     for k in range(2, n + 1):
         blocks = embed_factors(factors, n, k)

@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from obcd_lite.completeness import jacobi_givens_qr  # noqa: E402
+from obcd_lite.completeness import jacobi_givens_qr, random_orthogonal  # noqa: E402
 from obcd_lite.completeness_widget import (  # noqa: E402
     build_step_explorer,
     diagonal_signs_figure,
@@ -20,19 +20,12 @@ from obcd_lite.completeness_widget import (  # noqa: E402
     step_state,
     step_title,
 )
-from obcd_lite.stiefel import identity_init, random_stiefel  # noqa: E402
-
-
-def det_minus_one(n: int, seed: int) -> np.ndarray:
-    D = random_stiefel(n, n, seed)
-    if np.linalg.det(D) > 0:
-        D[:, 0] = -D[:, 0]
-    return D
+from obcd_lite.stiefel import identity_init  # noqa: E402
 
 
 @pytest.fixture
 def D_and_factors():
-    D = det_minus_one(6, seed=0)
+    D = random_orthogonal(6, -1, 0)
     return D, jacobi_givens_qr(D)
 
 
@@ -90,7 +83,7 @@ def test_slider_redraws_output(D_and_factors):
 
 
 def test_frame_figure_n3():
-    factors = jacobi_givens_qr(det_minus_one(3, seed=1))
+    factors = jacobi_givens_qr(random_orthogonal(3, -1, 1))
     fig = frame_figure(factors)
     titles = [ax.get_title() for ax in fig.axes]
     assert len(titles) == 4 and "right-handed" in titles[0] and "LEFT-handed" in titles[-1]
@@ -108,7 +101,7 @@ def test_diagonal_signs_figure():
 @pytest.mark.parametrize("n, seed", [(3, 1), (5, 4), (6, 2024)])
 def test_reachability_needs_reflections(n, seed):
     """OBCD reaches a det -1 target from I; the rotations-only loop stalls at F >= 4."""
-    T = det_minus_one(n, seed=seed)
+    T = random_orthogonal(n, -1, seed)
     runs = reachability_runs(T, identity_init(n, n), max_iter=200, seed=seed)
     assert np.all(runs["rot"].history["F"] >= 4 - 1e-9)
     assert runs["both"].F <= 1e-10

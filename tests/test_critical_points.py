@@ -7,6 +7,8 @@ brute-force minimization of K(V; X, B) = F(V X) + alpha/2 ||V - I||^2 over a den
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -188,7 +190,7 @@ def test_bs2_points_are_critical_on_a_grid_theorem_3_8a():
 quarter = st.integers(-12, 12).map(lambda i: i / 4)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(deadline=None)
 @given(entries=st.lists(quarter, min_size=4, max_size=4), mu=st.integers(0, 8).map(lambda i: i / 2))
 def test_random_targets_agree_with_dense_search(entries, mu):
     T = np.reshape(entries, (2, 2))
@@ -242,6 +244,23 @@ def test_bad_weights_rejected():
         critical_points_2x2(A, -1.0)
     with pytest.raises(ValueError, match="alpha"):
         bs2_points_2x2(A, 0.0, alpha=0.0)
+
+
+@pytest.mark.parametrize("V", [np.zeros((2, 2)), 0.5 * np.eye(2), np.array([[1.0, 0.0], [0.0, 0.5]])],
+                         ids=["zero", "half-identity", "diag(1, 0.5)"])
+def test_criticality_residual_rejects_a_V_off_O2(V):
+    """Off O(2) the closed form means nothing (V = 0 used to come out 'critical', residual 0.0)."""
+    residual = np.linalg.norm(V.T @ V - np.eye(2))
+    with pytest.raises(ValueError, match="V is not on the Stiefel manifold: .*" + re.escape(f"{residual:.3e}")):
+        criticality_residual(V, B, 5.0)
+
+
+def test_criticality_residual_rejects_a_scaled_critical_point():
+    pt = global_minimum_2x2(A)  # a smooth critical point (mu = 0)
+    assert criticality_residual(pt.V, A) < 1e-9
+    assert criticality_residual(pt.V + 1e-10, A) < 1e-8  # rounding-level noise is still accepted
+    with pytest.raises(ValueError, match="V is not on the Stiefel manifold"):
+        criticality_residual(1.001 * pt.V, A)
 
 
 def test_critical_count_exercise_helper(capsys):

@@ -70,14 +70,20 @@ def test_feasibility_after_1e5_steps():
 
 
 def test_gradient_and_F_tracking_match_recomputation():
+    """The incremental gradient feeds the tracked F; both must equal recomputation at every step."""
     rng = np.random.default_rng(0)
     n, r = 9, 4
     M = rng.standard_normal((n, n))
     D = rng.standard_normal((r, r))
     problem = QuadraticProblem(M + M.T, D=D + D.T, L=rng.standard_normal((n, r)), h=L1(0.1), const=2.0)
-    res = obcd(problem, random_stiefel(n, r, rng=1), max_iter=500, seed=0, log_every=50)
-    assert res.F == pytest.approx(res.history["F"][-1], rel=1e-10)
-    assert np.all(np.diff(res.history["F"]) <= 1e-12)
+
+    def check(step):
+        assert step.F_after == pytest.approx(problem.F(step.X), rel=1e-10, abs=1e-10)
+
+    for Q in ("exact", "scalar"):
+        res = obcd(problem, random_stiefel(n, r, rng=1), Q=Q, max_iter=500, seed=0, log_every=50, callback=check)
+        assert res.F == pytest.approx(res.history["F"][-1], rel=1e-10)
+        assert np.all(np.diff(res.history["F"]) <= 1e-12)
 
 
 def test_exact_Q_is_the_curvature_and_scalar_Q_bounds_it():
@@ -111,7 +117,7 @@ def test_random_working_sets_are_uniform_and_cyclic_sweeps_all():
         counts[B] = counts.get(B, 0) + 1
     assert len(counts) == comb(n, k)
     assert chisquare(list(counts.values())).pvalue > 1e-4
-    gen = working_sets(5, 3, "cyclic", None)
+    gen = working_sets(5, 3, "cyclic")
     first = [tuple(next(gen)) for _ in range(2 * comb(5, 3))]
     assert len(set(first)) == comb(5, 3) and first[:10] == first[10:]
 
@@ -151,7 +157,7 @@ C5 = covariance(5)
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    (dict(X0=np.ones((5, 2))), r"X0 is not on the Stiefel manifold: \|\|X\^T X - I\|\|_F = 9\.055e\+00"),
+    (dict(X0=np.ones((5, 2))), r"X0 is not on the Stiefel manifold: \|\|X0\^T X0 - I\|\|_F = 9\.055e\+00"),
     (dict(X0=np.eye(4, 2)), "X0 has 4 rows but C is 5 x 5"),
     (dict(X0=np.full((5, 2), np.nan)), "X0 has a non-finite entry nan"),
     (dict(k=1), "k must be an integer with 2 <= k <= n = 5, got k = 1"),
@@ -181,3 +187,23 @@ def test_bad_input(kwargs, match):
 def test_bad_problem_input(make, match):
     with pytest.raises(ValueError, match=match):
         make()
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: working_sets(5, 2, "cyclc"), "rule must be 'random' or 'cyclic', got 'cyclc'"),
+    (lambda: working_sets(3, 5, "random"), "need integers 1 <= k <= n, got n = 3, k = 5"),
+    (lambda: obcd(sparse_pca(C5), np.eye(5, 2), max_iter=None), "max_iter must be a non-negative integer, got None"),
+    (lambda: QuadraticProblem(np.eye(3), const=float("nan")), "const must be finite, got const = nan"),
+    (lambda: __import__("obcd_lite").randn_covariance(0, 5), "m and n must be positive integers, got m = 0"),
+    (lambda: __import__("obcd_lite").angle_of(np.ones((2, 2))), r"V is not on the Stiefel manifold"),
+    (lambda: __import__("obcd_lite").brute_force_2x2(np.triu(np.ones((4, 4))), np.eye(2), np.eye(2)),
+     "Qt must be symmetric"),
+])
+def test_more_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_bool_is_not_a_weight():
+    with pytest.raises(TypeError, match="lam must be a real number, got the bool True"):
+        L1(True)

@@ -1,0 +1,107 @@
+"""Does this Python environment meet the requirements in ``pyproject.toml``?
+
+Used by ``notebooks/00_index.ipynb`` (its install check) and tested in
+``tests/test_install_check.py``. Requirements are parsed and compared with
+``packaging`` (``Requirement``, ``Version``), the same rules pip applies, and the
+installed versions are read with ``importlib.metadata``; nothing is copied from
+pyproject.toml, so the check stays in step with it.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.metadata as metadata
+import tomllib
+from pathlib import Path
+from typing import NamedTuple
+
+from packaging.requirements import Requirement
+from packaging.version import InvalidVersion, Version
+
+#: Distribution name (normalised) -> module name, where importing the distribution's name would fail.
+IMPORT_NAME = {"pyyaml": "yaml"}
+
+
+class RequirementCheck(NamedTuple):
+    """One requirement of pyproject.toml, checked against this environment.
+
+    ``spec`` is the version specifier as text (``">= 1.24"``, ``"== 1.14.*"``; ``""`` for any
+    version), ``installed`` the installed version (None if not installed), ``ok`` whether the
+    requirement is met and ``status`` the verdict as text: ``"ok"``, ``"NOT INSTALLED"``,
+    ``"TOO OLD/NEW (have X)"``, ``"INVALID VERSION (have X)"`` or ``"IMPORT FAILED (Error)"``.
+    """
+
+    name: str
+    spec: str
+    installed: str | None
+    ok: bool
+    status: str
+
+
+def find_pyproject(start: Path | str | None = None) -> Path:
+    """The first ``pyproject.toml`` in ``start`` (default: the working directory) or a folder above it."""
+    here = Path.cwd() if start is None else Path(start).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "pyproject.toml").is_file():
+            return folder / "pyproject.toml"
+    raise FileNotFoundError(f"no pyproject.toml in {here} or any folder above it")
+
+
+def read_requirements(pyproject_path: Path | str, extra: str | None = None) -> list[str]:
+    """``[project] dependencies`` of the file, or its ``[project.optional-dependencies] extra`` list."""
+    path = Path(pyproject_path)
+    project = tomllib.loads(path.read_text(encoding="utf-8"))["project"]
+    if extra is None:
+        return list(project.get("dependencies", []))
+    extras = project.get("optional-dependencies", {})
+    if extra not in extras:
+        raise KeyError(f"{path} has no optional dependency group {extra!r}; it has {sorted(extras)}")
+    return list(extras[extra])
+
+
+def spec_text(req: Requirement) -> str:
+    """The specifier as sorted ``"op version"`` clauses joined by ``", "``; ``""`` for any version."""
+    return ", ".join(f"{s.operator} {s.version}" for s in sorted(req.specifier, key=lambda s: (s.operator, s.version)))
+
+
+def check_requirement(text: str, do_import: bool = False) -> RequirementCheck:
+    """Check one requirement string (``"numpy>=1.24"``) against this environment.
+
+    Pre-releases count as meeting a specifier (``2.0rc1`` satisfies ``>= 1``): the point is
+    whether the installed code is new enough, not whether pip would pick it. With
+    ``do_import`` the module is imported too (``IMPORT_NAME`` maps distribution to module names).
+    """
+    req = Requirement(text)
+    spec = spec_text(req)
+    if req.marker is not None and not req.marker.evaluate():
+        return RequirementCheck(req.name, spec, None, True, "ok")  # not needed on this platform
+    try:
+        installed = metadata.version(req.name)
+    except metadata.PackageNotFoundError:
+        return RequirementCheck(req.name, spec, None, False, "NOT INSTALLED")
+    try:
+        ok = req.specifier.contains(Version(installed), prereleases=True)
+    except InvalidVersion:
+        return RequirementCheck(req.name, spec, installed, False, f"INVALID VERSION (have {installed})")
+    if not ok:
+        return RequirementCheck(req.name, spec, installed, False, f"TOO OLD/NEW (have {installed})")
+    if do_import:
+        key = req.name.lower().replace("_", "-")
+        try:
+            importlib.import_module(IMPORT_NAME.get(key, key.replace("-", "_")))
+        except ImportError as exc:
+            return RequirementCheck(req.name, spec, installed, False, f"IMPORT FAILED ({type(exc).__name__})")
+    return RequirementCheck(req.name, spec, installed, True, "ok")
+
+
+def requirement_report(pyproject_path: Path | str, extra: str | None = None,
+                       do_import: bool = False) -> list[RequirementCheck]:
+    """One :class:`RequirementCheck` per requirement of pyproject.toml, in the file's order.
+
+    ``extra=None`` checks ``[project] dependencies``, ``extra="test"`` the ``test`` extra.
+    """
+    return [check_requirement(text, do_import) for text in read_requirements(pyproject_path, extra)]
+
+
+def report_lines(checks: list[RequirementCheck]) -> list[str]:
+    """``"  name: status (spec)"`` per check: deterministic (no installed version unless something is wrong)."""
+    return [f"  {c.name}: {c.status} ({c.spec or 'any version'})" for c in checks]
