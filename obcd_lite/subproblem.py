@@ -16,8 +16,9 @@ and c < 0 (sigma = -1), (c, s) = sigma (1, t) / sqrt(1 + t^2); the points with
 c = 0 are separate candidates. On every interval between breakpoints of h the
 objective is smooth, (a' + b' t) / sqrt(1 + t^2) + (w + d t) / (1 + t^2) + const,
 and its stationary points are roots of a quartic (``quartic_coefficients``).
-The global minimizer is among the breakpoints, the quartic roots, c = 0 and
-V = I; every candidate is scored with the exact objective.
+The global minimizer is among the breakpoints, the quartic roots and c = 0
+(plus V = I where h jumps); every candidate gets its exact value in closed form
+from its piece.
 """
 from __future__ import annotations
 
@@ -131,7 +132,6 @@ def stationarity_residuals(a, b, w, d, t):
     return first + rest, rest - first
 
 
-_KINDS = ("break", "stationary", "cos0", "identity")
 _SIGMA = np.array([1.0, -1.0])[None, :, None]  # axis 1 of the search arrays: sigma = +1, -1
 
 
@@ -171,13 +171,12 @@ class _Search:
     """
 
     def __init__(self, Qt, P, Z, h: Penalty, branches: str = "both", prune: bool = True):
-        self.h = h
         self.coef = coef = _scalar_coefficients(Qt, P)
         self.x, self.y = x, y = _branch_xy(Z)
         cf = np.array(coef)[:, :, None, None]              # (2, 5, 1, 1): a, b, cq, d, e per branch
         a, b, e = cf[:, 0], cf[:, 1], cf[:, 4]             # (2, 1, 1)
         A, B = _SIGMA * a, _SIGMA * b                      # (2, 2, 1)
-        self.quadratic = quadratic = any(cq != ee or d != 0 for _, _, cq, d, ee in coef)
+        quadratic = any(cq != ee or d != 0 for _, _, cq, d, ee in coef)
         self.W, self.D = cf[:, 2] - e, cf[:, 3]
         if h.symmetric:  # h(-u) = h(u): both half circles share the pieces
             xs, ys = x, y
