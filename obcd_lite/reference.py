@@ -70,7 +70,20 @@ def kink_angles(Z, h: Penalty, branch: str) -> np.ndarray:
 
 def brute_force_2x2(Qt, P, Z, h: Penalty | None = None, grid: int = 20_001, refine: int = 8,
                     branches: tuple = ("rot", "ref")) -> BruteForceResult:
-    """Dense-grid-plus-kinks minimizer of problem (3) for k = 2, refined with bounded Brent steps."""
+    """Dense-grid-plus-kinks minimizer of problem (3) for k = 2, refined with bounded Brent steps.
+
+    Parameters
+    ----------
+    Qt, P, Z, h : as for ``solve_2x2``.
+    grid : number of equispaced angles per circle.
+    refine : how many of the best grid angles per circle get a bounded Brent refinement.
+    branches : the circles to search, ("rot", "ref") by default.
+
+    Returns
+    -------
+    BruteForceResult
+        ``value``, ``branch`` and ``theta`` of the best point found.
+    """
     h = Zero() if h is None else h
     Qt, P, Z = as_matrix(Qt, "Qt", (4, 4)), as_matrix(P, "P", (2, 2)), as_matrix(Z, "Z", (2, None))
     check_symmetric(Qt, "Qt")

@@ -372,7 +372,20 @@ def solve_2x2_full(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray, h: Penalty | No
 
 
 def solve_2x2(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray, h: Penalty | None = None) -> np.ndarray:
-    """A global minimizer V in O(2) of 1/2 vec(V)^T Qt vec(V) + <V, P> + h(V Z) (eq. (3), k = 2)."""
+    """A global minimizer V in O(2) of 1/2 vec(V)^T Qt vec(V) + <V, P> + h(V Z) (problem (3), k = 2).
+
+    Parameters
+    ----------
+    Qt : (4, 4) symmetric array; vec stacks columns.
+    P : (2, 2) array.
+    Z : (2, r) array.
+    h : Penalty, default ``Zero()``.
+
+    Returns
+    -------
+    V : (2, 2) orthogonal array, rot(theta) or ref(theta). ``solve_2x2_full`` also returns
+        the new rows V Z (with exact zeros), the value, the branch and theta.
+    """
     return solve_2x2_full(Qt, P, Z, h).V
 
 
