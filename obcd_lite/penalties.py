@@ -2,14 +2,15 @@
 
 Each penalty is a callable ``h(M) -> float``. For the breakpoint search of
 ``solve_2x2`` each one also describes itself along a line: for
-u(t) = (x + t y) / sqrt(1 + t^2), ``pieces(x, y)`` returns the sorted
-breakpoints in t and, on every interval between them, (alpha, beta, gamma) with
+u(t) = (x + t y) / sqrt(1 + t^2), ``pieces(x, y)`` returns the breakpoints in t
+and, on every interval between them, (alpha, beta, gamma) with
 
     sum_i h(u_i(t)) = (alpha + beta t) / sqrt(1 + t^2) + gamma,
 
-and ``break_values`` gives sum_i h(u_i(t)) at the breakpoints themselves.
-Inputs are batched: x and y have shape (m, n_e); breakpoints come back as an
-(m, K) array sorted ascending with absent ones at +inf, the coefficients as
+and, where h is not continuous, ``break_values`` gives sum_i h(u_i(t)) at the
+breakpoints themselves. Inputs are batched: x and y have shape (m, n_e);
+breakpoints come back as an (m, K) array with absent ones at +inf (sorted
+ascending unless one set of coefficients holds on the whole line), the coefficients as
 (m, K + 1) arrays (interval l lies between breakpoints l - 1 and l; the first
 and last columns hold as t -> -inf and t -> +inf), or as (m, 1) arrays when one
 set of coefficients holds on the whole line.
@@ -65,9 +66,9 @@ class Penalty:
         raise NotImplementedError
 
     def break_values(self, x, y, breaks, alpha, beta, gamma) -> np.ndarray:
-        """sum_i h(u_i(t)) at every breakpoint t (continuous h: the left piece's formula)."""
-        K = breaks.shape[1]
-        return (alpha[:, :K] + beta[:, :K] * breaks) / np.hypot(1.0, breaks) + gamma[:, :K]
+        """sum_i h(u_i(t)) at every breakpoint t; needed only when h is not continuous (for a
+        continuous h the search takes the limit of the piece's formula)."""
+        raise NotImplementedError
 
     @property
     def is_zero(self) -> bool:
