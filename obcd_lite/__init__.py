@@ -10,7 +10,8 @@ from .completeness import (closest_with_det, compose, describe_factors, embed_fa
                            random_orthogonal, reflection_steps)
 from .critical_points import (CriticalPoint, bs2_points_2x2, check_critical_count, check_reflection_target,
                               critical_points_2x2, criticality_residual, global_minimum_2x2, landscape_2x2)
-from .obcd import Result, Step, obcd, solve_kxk, working_sets
+from .obcd import Result, Step, block_subproblem, obcd, solve_kxk, working_sets
+from .optimality import block_gaps, is_block_stationary, riemannian_gradient_norm
 from .penalties import CappedL1, L0, L1, NonNeg, Penalty, Zero, count_nonzeros
 from .problems import QuadraticProblem, nonneg_pca, procrustes, randn_covariance, sparse_pca
 from .reference import brute_force_2x2

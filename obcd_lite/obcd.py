@@ -95,6 +95,32 @@ def _random_sets(n: int, k: int, rng: np.random.Generator):
         yield from draws
 
 
+_IDENTITIES = {k: (np.eye(k), np.eye(k * k)) for k in range(2, 9)}
+
+
+def block_subproblem(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
+    """Problem (3) for the block B at X: K(V; X, B) = 1/2 vec(V)^T Qt vec(V) + <V, P> + h(V Z) + const.
+
+    Lemma 2.3(a): Qt = Q + alpha I and P = [grad f(X) X^T]_BB - mat(Q vec(I_k)) - alpha I_k, with Q
+    from eq. (9) ("exact") or eq. (10) ("scalar"); G is grad f(X).
+
+    Returns
+    -------
+    Qt, P, Z = X(B, :), G(B, :)
+    """
+    k = len(B)
+    Ik, Ik2 = _IDENTITIES[k] if k in _IDENTITIES else (np.eye(k), np.eye(k * k))
+    Z = X[B]
+    GB = G[B]
+    M = GB @ Z.T  # [grad f(X) X^T]_BB
+    if Q == "exact":
+        Qm = problem.exact_Q(B, Z)
+        # mat(Q vec(I)): vec(I) is symmetric in the stacking; mat() unstacks columns
+        return Qm + alpha * Ik2, M - (Qm @ Ik.reshape(-1)).reshape(k, k).T - alpha * Ik, Z, GB
+    shift = problem.scalar_Q(B, Z) + alpha
+    return shift * Ik2, M - shift * Ik, Z, GB
+
+
 def obcd(problem, X0, *, k: int = 2, alpha: float = 1e-5, working_set: str = "random",
          Q: str = "exact", max_iter: int = 10_000, time_limit: float | None = None,
          seed=None, callback: Callable[[Step], bool | None] | None = None,
@@ -147,9 +173,6 @@ def obcd(problem, X0, *, k: int = 2, alpha: float = 1e-5, working_set: str = "ra
         raise ValueError(f"log_every must be a positive integer, got {log_every!r}")
 
     blocks = working_sets(n, k, working_set, seed)
-    Ik = np.eye(k)
-    Ik2 = np.eye(k * k)
-    vec_I = Ik.reshape(-1)  # vec(I_k) (symmetric, so row/column stacking agree)
     G = problem.grad(X)
     F = problem.f_from_grad(X, G) + h(X)
     history = {key: [] for key in ("iteration", "seconds", "F", "feasibility", "nnz")}
@@ -167,17 +190,7 @@ def obcd(problem, X0, *, k: int = 2, alpha: float = 1e-5, working_set: str = "ra
     it = 0
     for it in range(1, int(max_iter) + 1):
         B = next(blocks)
-        Z = X[B]
-        GB = G[B]
-        M = GB @ Z.T  # [grad f(X) X^T]_BB
-        if Q == "exact":
-            Qm = problem.exact_Q(B, Z)
-            Qt = Qm + alpha * Ik2
-            P = M - (Qm @ vec_I).reshape(k, k).T - alpha * Ik
-        else:
-            shift = problem.scalar_Q(B, Z) + alpha
-            Qt = shift * Ik2
-            P = M - shift * Ik
+        Qt, P, Z, GB = block_subproblem(problem, X, G, B, alpha, Q)
         if k == 2:
             sol = _solve_2x2(Qt, P, Z, h, branches)
             V, VZ = sol.V, sol.VZ
@@ -197,7 +210,7 @@ def obcd(problem, X0, *, k: int = 2, alpha: float = 1e-5, working_set: str = "ra
         if time_limit is not None and time.perf_counter() - start >= time_limit:
             stop_reason = "time_limit"
             break
-    if not history["iteration"] or history["iteration"][-1] != it:
+    if history["iteration"][-1] != it:
         log(it)
     seconds = time.perf_counter() - start
     return Result(X=X, F=problem.F(X), iterations=it, seconds=seconds, stop_reason=stop_reason,
