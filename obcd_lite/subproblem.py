@@ -403,11 +403,12 @@ def _solve_2x2(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTwoSolution
     VZ = V @ Z
     if not h.is_zero:
         VZ = snap_zeros(VZ, Z)  # the zeros the search aimed at (crossings, ties included) become exact
+        # Report the objective of the rows actually returned (the piece formulas lose digits
+        # to cancellation when |Z| >> tau, and l0 / X >= 0 jump at zeros).
+        a, b, cq, d, e = search.coef[k]
+        value = a * c + b * s + cq * c * c + d * c * s + e * s * s + h(VZ)
         if not h.continuous:
-            # l0 and X >= 0 jump at zeros: score the rows actually returned, and keep X when a
-            # rounding tie at a constraint boundary would make them worse than V = I.
-            a, b, cq, d, e = search.coef[k]
-            value = a * c + b * s + cq * c * c + d * c * s + e * s * s + h(VZ)
+            # keep X when a rounding tie at a constraint boundary would make the rows worse than V = I
             stay = search.special_value[-1]
             if branches != "ref" and value > stay:
                 V, VZ, value, k, c, s = np.eye(2), Z.copy(), float(stay), 0, 1.0, 0.0
