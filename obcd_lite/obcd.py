@@ -190,7 +190,7 @@ def obcd(problem, X0, *, k: int = 2, alpha: float = 1e-5, working_set: str = "ra
     it = 0
     for it in range(1, int(max_iter) + 1):
         B = next(blocks)
-        Qt, P, Z, GB = block_subproblem(problem, X, G, B, alpha, Q)
+        Qt, P, Z, _ = block_subproblem(problem, X, G, B, alpha, Q)
         if k == 2:
             sol = _solve_2x2(Qt, P, Z, h, branches)
             V, VZ = sol.V, sol.VZ
@@ -199,8 +199,7 @@ def obcd(problem, X0, *, k: int = 2, alpha: float = 1e-5, working_set: str = "ra
             VZ = V @ Z
         dZ = VZ - Z
         F_before = F
-        F += problem.f_change(GB, B, dZ) + (h(VZ) - h(Z))
-        problem.grad_update(G, B, dZ)
+        F += problem.apply_step(G, B, dZ) + (h(VZ) - h(Z))
         X[B] = VZ
         if it % log_every == 0:
             log(it)

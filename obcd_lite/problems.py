@@ -96,17 +96,17 @@ class QuadraticProblem:
         """Eq. (10) via Lemma C.3(a): varsigma = ||Z D Z^T||_2 ||C_BB||_2 >= ||Q_exact||_2."""
         return _spectral_norm_sym(self.gram(Z)) * _spectral_norm_sym(self.block(B))
 
-    def grad_update(self, G: np.ndarray, B, dZ: np.ndarray) -> None:
-        """G <- grad(X + U_B dZ) in place, in O(nrk) (Appendix C.3 (i))."""
-        # C is symmetric, so C[:, B] = C[B].T; the row slice is contiguous.
+    def apply_step(self, G: np.ndarray, B, dZ: np.ndarray) -> float:
+        """Move X by U_B dZ: update G = grad f(X) in place in O(nrk) (Appendix C.3 (i)) and
+        return the exact change of f, <dZ, G_B> + 1/2 tr(dZ^T C_BB dZ D)."""
+        # C is symmetric, so C[:, B] = C[B].T (a contiguous row slice); the change of the
+        # gradient is C[:, B] dZ D, and its rows B are the C_BB dZ D of the quadratic term.
         step = self.C[B].T @ dZ
-        G += step if self.D is None else step @ self.D
-
-    def f_change(self, GB: np.ndarray, B, dZ: np.ndarray) -> float:
-        """f(X + U_B dZ) - f(X) = <dZ, G_B> + 1/2 tr(dZ^T C_BB dZ D), exact for quadratic f."""
-        CdZ = self.block(B) @ dZ
-        quad = np.vdot(dZ, CdZ) if self.D is None else np.vdot(dZ @ self.D, CdZ)
-        return float(np.vdot(dZ, GB) + 0.5 * quad)
+        if self.D is not None:
+            step = step @ self.D
+        change = float(np.vdot(dZ, G[B]) + 0.5 * np.vdot(dZ, step[B]))
+        G += step
+        return change
 
     def check_point(self, X: np.ndarray, name: str = "X0") -> None:
         if X.shape[0] != self.n:

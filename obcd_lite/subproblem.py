@@ -389,6 +389,15 @@ def solve_2x2(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray, h: Penalty | None = 
     return solve_2x2_full(Qt, P, Z, h).V
 
 
+def _orthogonal(k: int, c: float, s: float) -> np.ndarray:
+    """rot (k = 0) or ref (k = 1) with (cos theta, sin theta) = (c, s) (Lemma 2.4)."""
+    return np.array([[c, s], [-s, c]] if k == 0 else [[-c, s], [s, c]])
+
+
+def _solution(k: int, c: float, s: float, VZ: np.ndarray, value: float) -> TwoByTwoSolution:
+    return TwoByTwoSolution(_orthogonal(k, c, s), VZ, float(value), _BRANCHES[k], math.atan2(s, c) % (2 * math.pi))
+
+
 def _solve_2x2(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTwoSolution:
     """The breakpoint search without input checks (the OBCD driver calls this)."""
     if h.is_zero and branches == "both":
@@ -399,8 +408,7 @@ def _solve_2x2(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTwoSolution
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         search = _Search(Qt, P, Z, h, branches)
         k, c, s, value = search.best()
-    V = np.array([[c, s], [-s, c]] if k == 0 else [[-c, s], [s, c]])
-    VZ = V @ Z
+    VZ = _orthogonal(k, c, s) @ Z
     if not h.is_zero:
         VZ = snap_zeros(VZ, Z)  # the zeros the search aimed at (crossings, ties included) become exact
         # Report the objective of the rows actually returned (the piece formulas lose digits
@@ -411,8 +419,8 @@ def _solve_2x2(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTwoSolution
             # keep X when a rounding tie at a constraint boundary would make the rows worse than V = I
             stay = search.special_value[-1]
             if branches != "ref" and value > stay:
-                V, VZ, value, k, c, s = np.eye(2), Z.copy(), float(stay), 0, 1.0, 0.0
-    return TwoByTwoSolution(V, VZ, float(value), _BRANCHES[k], math.atan2(s, c) % (2 * math.pi))
+                VZ, value, k, c, s = Z.copy(), stay, 0, 1.0, 0.0
+    return _solution(k, c, s, VZ, value)
 
 
 def _solve_linear_2x2(coef, Z) -> TwoByTwoSolution:
@@ -422,8 +430,7 @@ def _solve_linear_2x2(coef, Z) -> TwoByTwoSolution:
     a, b, _, _, e = coef[best]
     norm = math.hypot(a, b)
     c, s = (-a / norm, -b / norm) if norm > 0 else (1.0, 0.0)
-    V = np.array([[c, s], [-s, c]] if best == 0 else [[-c, s], [s, c]])
-    return TwoByTwoSolution(V, V @ Z, e - norm, _BRANCHES[best], float(math.atan2(s, c) % (2 * math.pi)))
+    return _solution(best, c, s, _orthogonal(best, c, s) @ Z, e - norm)
 
 
 def _solve_smooth_2x2(coef, Z) -> TwoByTwoSolution:
@@ -439,5 +446,4 @@ def _solve_smooth_2x2(coef, Z) -> TwoByTwoSolution:
         value = a[:, None] * c + b[:, None] * s + cq[:, None] * c * c + d[:, None] * c * s + e[:, None] * s * s
     row, j = np.unravel_index(np.argmin(np.where(np.isnan(value), np.inf, value)), value.shape)
     k, cb, sb = int(row) // 2, float(c[row, j]), float(s[row, j])
-    V = np.array([[cb, sb], [-sb, cb]] if k == 0 else [[-cb, sb], [sb, cb]])
-    return TwoByTwoSolution(V, V @ Z, float(value[row, j]), _BRANCHES[k], float(math.atan2(sb, cb) % (2 * math.pi)))
+    return _solution(k, cb, sb, _orthogonal(k, cb, sb) @ Z, value[row, j])
