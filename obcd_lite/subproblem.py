@@ -19,6 +19,12 @@ and its stationary points are roots of a quartic (``quartic_coefficients``).
 The global minimizer is among the breakpoints, the quartic roots and c = 0
 (plus V = I where h jumps); every candidate gets its exact value in closed form
 from its piece.
+
+Two implementations of this search live in the package. ``candidate_set`` (here, vectorized
+over pieces with NumPy) lists every candidate in the paper's t = tan theta form, for
+teaching and for notebook 02. ``solve_2x2`` calls the compiled sweep of ``sweep`` (the same
+candidates in the angle theta, one pass around each circle), which is several times faster
+and is what OBCD runs; the tests hold both to the brute force and to each other.
 """
 from __future__ import annotations
 
@@ -27,7 +33,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .penalties import Penalty, Zero, snap_zeros
+from .penalties import L0, L1, CappedL1, NonNeg, Penalty, Zero, snap_zeros
+from .sweep import CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND, sweep_2x2
 from .validation import as_matrix, check_symmetric
 
 _BRANCHES = ("rot", "ref")
@@ -68,6 +75,8 @@ def _scalar_coefficients(Qt, P):
 
 
 _SIGN_CACHE: dict = {}
+_NO_ROWS = np.empty((2, 0))  # h = 0: the sweep needs no entries of V Z
+_SWEEP_KINDS = {L1: L1_KIND, L0: L0_KIND, CappedL1: CAPPED_KIND, NonNeg: NONNEG_KIND}
 
 
 def _branch_xy(Z):
@@ -399,51 +408,32 @@ def _solution(k: int, c: float, s: float, VZ: np.ndarray, value: float) -> TwoBy
 
 
 def _solve_2x2(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTwoSolution:
-    """The breakpoint search without input checks (the OBCD driver calls this)."""
-    if h.is_zero and branches == "both":
-        coef = _scalar_coefficients(Qt, P)
-        if all(cq == e and d == 0 for _, _, cq, d, e in coef):
-            return _solve_linear_2x2(coef, Z)
-        return _solve_smooth_2x2(coef, Z)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        search = _Search(Qt, P, Z, h, branches)
-        k, c, s, value = search.best()
-    VZ = _orthogonal(k, c, s) @ Z
-    if not h.is_zero:
-        VZ = snap_zeros(VZ, Z)  # the zeros the search aimed at (crossings, ties included) become exact
-        # Report the objective of the rows actually returned (the piece formulas lose digits
-        # to cancellation when |Z| >> tau, and l0 / X >= 0 jump at zeros).
-        a, b, cq, d, e = search.coef[k]
-        value = a * c + b * s + cq * c * c + d * c * s + e * s * s + h(VZ)
-        if not h.continuous:
-            # keep X when a rounding tie at a constraint boundary would make the rows worse than V = I
-            stay = search.special_value[-1]
-            if branches != "ref" and value > stay:
-                VZ, value, k, c, s = Z.copy(), stay, 0, 1.0, 0.0
+    """The breakpoint search without input checks (the OBCD driver calls this).
+
+    The package's penalties go to the compiled sweep (``sweep.sweep_2x2``; for h = 0 it sees
+    no entries, so only the smooth candidates remain); a Penalty subclass of the user's own
+    goes to the vectorized search over its ``pieces``.
+    """
+    coef = _scalar_coefficients(Qt, P)
+    first, last = (0, 1) if branches == "both" else (_BRANCHES.index(branches),) * 2
+    if h.is_zero:
+        k, c, s, value = sweep_2x2(np.array(coef), _NO_ROWS, ZERO_KIND, 0.0, 0.0, first, last)
+        return _solution(k, c, s, _orthogonal(k, c, s) @ Z, value)
+    kind = _SWEEP_KINDS.get(type(h))
+    if kind is not None:
+        lam, tau = getattr(h, "lam", 0.0), getattr(h, "tau", 0.0)
+        k, c, s, value = sweep_2x2(np.array(coef), np.ascontiguousarray(Z), kind, lam, tau, first, last)
+    else:  # a Penalty of the user's own, described by its pieces()
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            k, c, s, value = _Search(Qt, P, Z, h, branches).best()
+    VZ = snap_zeros(_orthogonal(k, c, s) @ Z, Z)  # the zeros the search aimed at (crossings, ties included) become exact
+    # Report the objective of the rows actually returned (the piece formulas lose digits
+    # to cancellation when |Z| >> tau, and l0 / X >= 0 jump at zeros).
+    a, b, cq, d, e = coef[k]
+    value = a * c + b * s + cq * c * c + d * c * s + e * s * s + h(VZ)
+    if not h.continuous and first == 0:
+        # keep X when a rounding tie at a constraint boundary would make the rows worse than V = I
+        stay = coef[0][0] + coef[0][2] + h(Z)
+        if value > stay:
+            VZ, value, k, c, s = Z.copy(), stay, 0, 1.0, 0.0
     return _solution(k, c, s, VZ, value)
-
-
-def _solve_linear_2x2(coef, Z) -> TwoByTwoSolution:
-    """h = 0 and Qt = varsigma I (Lemma 2.3(b)): min over each circle of a c + b s is -hypot(a, b)
-    at (c, s) = -(a, b) / hypot(a, b); this is -polar(P) in closed form."""
-    best = min(range(2), key=lambda k: coef[k][4] - math.hypot(coef[k][0], coef[k][1]))
-    a, b, _, _, e = coef[best]
-    norm = math.hypot(a, b)
-    c, s = (-a / norm, -b / norm) if norm > 0 else (1.0, 0.0)
-    return _solution(best, c, s, _orthogonal(best, c, s) @ Z, e - norm)
-
-
-def _solve_smooth_2x2(coef, Z) -> TwoByTwoSolution:
-    """h = 0, general Qt: no breakpoints, so the minimizer is a root of one quartic per
-    (branch, sigma) or a cos theta = 0 point; each candidate is scored exactly."""
-    a, b, cq, d, e = (np.repeat(v, 2) for v in np.array(coef).T)  # rows: rot+, rot-, ref+, ref-
-    sigma = np.array([1.0, -1.0, 1.0, -1.0])
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        t = quartic_real_roots(quartic_coefficients(sigma * a, sigma * b, cq - e, d))
-        rho = np.hypot(1.0, t)
-        c = np.concatenate([sigma[:, None] / rho, np.zeros((4, 1))], axis=1)
-        s = np.concatenate([sigma[:, None] * t / rho, sigma[:, None]], axis=1)  # c = 0, s = +-1
-        value = a[:, None] * c + b[:, None] * s + cq[:, None] * c * c + d[:, None] * c * s + e[:, None] * s * s
-    row, j = np.unravel_index(np.argmin(np.where(np.isnan(value), np.inf, value)), value.shape)
-    k, cb, sb = int(row) // 2, float(c[row, j]), float(s[row, j])
-    return _solution(k, cb, sb, _orthogonal(k, cb, sb) @ Z, value[row, j])

@@ -1,0 +1,340 @@
+"""The k = 2 subproblem by a compiled sweep around the circle (the solver behind ``solve_2x2``).
+
+The problem and the candidates are those of Appendix B, written in the angle theta instead of
+t = tan theta. On a branch (rot or ref, Lemma 2.4) problem (3) is
+
+    g(theta) = e + a c + b s + w c^2 + d c s + h(c x + s y),   w = cq - e,
+
+with (c, s) = (cos theta, sin theta) and the coefficients of eq. (1-D). Entry i of V Z is
+u_i = x_i c + y_i s = R_i cos(theta - phi_i), R_i = hypot(x_i, y_i), phi_i = atan2(y_i, x_i).
+It vanishes at phi_i +- pi/2: the breakpoints t = -x_i / y_i of the paper's tan substitution
+(the paper prints x_i / y_i). Where |u_i| = tau (capped l1) it crosses its cap, at
+phi_i +- beta_i and phi_i + pi +- beta_i with beta_i = arccos(tau / R_i).
+
+Sorting these crossings cuts the circle into arcs. On each arc h is A_h c + B_h s + K with
+constant (A_h, B_h, K), and each crossing changes them by a known step:
+
+* l1: a zero from + to - adds -2 lam (x_i, y_i), from - to + adds +2 lam (x_i, y_i);
+* capped l1: leaving the cap on the + side adds +lam (x_i, y_i) and -lam tau, and so on
+  around the six crossings of an entry (``_CAPPED_STEPS``);
+* l0: h is lam * (number of live entries) on every arc and drops by lam per zero;
+* X >= 0: h is 0 on arcs where no entry is negative and +inf elsewhere (a count of negative
+  entries is swept along).
+
+The global minimum is among (i) every crossing and theta = pi, each scored exactly (for l0
+every entry zero there drops out, ties included; for X >= 0 the point is checked entry by
+entry), and (ii) the stationary points inside the arcs: -(A, B) / hypot(A, B) when the
+quadratic part is constant (Qt = varsigma I, where the paper's quartic degenerates), otherwise
+the real parts of the roots of the quartic in t = tan(theta / 2)
+
+    (d - B) t^4 + (4w - 2A) t^3 - 6d t^2 - (2A + 4w) t + (B + d) = 0,
+
+which is g'(theta) (1 + t^2)^2 = 0 (theta = pi, t = infinity, is candidate (i)). Quartics are
+solved only on arcs whose lower bound (the arc-wise minima of the linear and the quadratic
+part) beats the best value so far, most promising arc first. A root that is not a stationary
+point is still a point of its arc with its exact value, so it cannot give a wrong answer.
+
+The loops are compiled with numba: written with NumPy arrays, the same search spends most of its
+time in NumPy's fixed cost per call (about 50 operations on arrays of a few dozen numbers).
+``subproblem.candidate_set`` keeps that vectorized form, which lists every candidate for teaching.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .penalties import EPS, ZERO_ULPS
+
+ZERO_KIND = 0     # h = 0 (called with no rows)
+L1_KIND = 1
+L0_KIND = 2
+CAPPED_KIND = 3
+NONNEG_KIND = 4
+
+_TWO_PI = 2.0 * math.pi
+_HALF_PI = 0.5 * math.pi
+_ZERO_TOL = ZERO_ULPS * EPS  # an entry is zero when |x c + y s| <= _ZERO_TOL hypot(x, y), as in snap_zeros
+# Two crossings closer than this (in angle) are checked for a tie: a zero to rounding means
+# |sin(angle gap)| <= _ZERO_TOL, far inside the window, and atan2 rounds at the eps level.
+# Arcs shorter than the window get no stationary candidate: their end points are within
+# O(window^2) of any interior value.
+_TIE_WINDOW = 1e-9
+# Below this cap angle beta the capped region of an entry is ignored: there |u| - tau <=
+# R (1 - cos beta) < 1e-16 R, and its crossings would be too close to order reliably.
+_MIN_CAP_ANGLE = 1e-8
+
+# The crossings of one entry, in the order they are met as theta grows from phi_i. Columns:
+# offset from phi_i in units of pi/2, plus sign * beta_i; the step of (A_h, B_h) in units of
+# lam (x_i, y_i), of K in units of lam tau, of the count of negative entries; and the same
+# three on the arc after the crossing. Rows 1 and 4 are the zeros (all that l1, l0 and X >= 0
+# have); capped l1 also leaves the + cap (row 0), enters and leaves the - cap (2, 3) and
+# enters the + cap (5).
+_STEPS = np.array([
+    # quarter, beta sign, step AB, step K, step N, after AB, after K, after N
+    [0.0, 1.0, 1.0, -1.0, 0.0, 1.0, 0.0, 0.0],
+    [1.0, 0.0, -2.0, 0.0, 1.0, -1.0, 0.0, 1.0],
+    [2.0, -1.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0],
+    [2.0, 1.0, -1.0, -1.0, 0.0, -1.0, 0.0, 0.0],
+    [3.0, 0.0, 2.0, 0.0, -1.0, 1.0, 0.0, 0.0],
+    [4.0, -1.0, -1.0, 1.0, 0.0, 0.0, 1.0, 0.0],
+])
+_ZERO_ROWS = np.array([1, 4])
+_ALL_ROWS = np.arange(6)
+
+
+@njit(cache=True)
+def _entries(Z, k):
+    """x, y of eq. (1-D): the entries of V Z are x c + y s (rows 1 and 2 of V Z, concatenated)."""
+    r = Z.shape[1]
+    x = np.empty(2 * r)
+    y = np.empty(2 * r)
+    sign = 1.0 if k == 0 else -1.0  # rot(theta) = [[c, s], [-s, c]], ref(theta) = [[-c, s], [s, c]]
+    for j in range(r):
+        x[j] = sign * Z[0, j]
+        y[j] = Z[1, j]
+        x[r + j] = Z[1, j]
+        y[r + j] = -sign * Z[0, j]
+    return x, y
+
+
+@njit(cache=True)
+def _crossings(x, y, size, kind, lam, tau):
+    """Every crossing of the branch, and theta = pi (last): angle, owner entry (-1 for pi) and the
+    steps of (A_h, B_h, K, negatives) there; plus those four on the arc just below 2 pi."""
+    n = x.size
+    m = (6 if kind == CAPPED_KIND else 2) * n + 1
+    angle = np.empty(m)
+    owner = np.full(m, -1)
+    step = np.zeros((m, 4))  # A_h, B_h, K, negatives
+    A0 = B0 = K0 = 0.0
+    N0 = 0
+    q = 0
+    for i in range(n):
+        if size[i] == 0.0:
+            continue
+        phi = math.atan2(y[i], x[i])
+        beta = 0.0
+        if kind == CAPPED_KIND and size[i] > tau:
+            beta = math.acos(tau / size[i])
+        rows = _ALL_ROWS if beta >= _MIN_CAP_ANGLE else _ZERO_ROWS
+        last_angle, last = -1.0, 1
+        for row in rows:
+            theta = (phi + _STEPS[row, 0] * _HALF_PI + _STEPS[row, 1] * beta) % _TWO_PI
+            angle[q] = theta
+            owner[q] = i
+            if kind == L1_KIND or kind == CAPPED_KIND:
+                step[q, 0] = _STEPS[row, 2] * lam * x[i]
+                step[q, 1] = _STEPS[row, 2] * lam * y[i]
+                step[q, 2] = _STEPS[row, 3] * lam * tau
+            elif kind == NONNEG_KIND:
+                step[q, 3] = _STEPS[row, 4]
+            if theta > last_angle:
+                last_angle, last = theta, row
+            q += 1
+        # The state just below 2 pi is the one after this entry's last crossing in [0, 2 pi), read
+        # off the crossings' own angles so that it agrees with the sort even where atan2 rounds.
+        if kind == L1_KIND or kind == CAPPED_KIND:
+            A0 += _STEPS[last, 5] * lam * x[i]
+            B0 += _STEPS[last, 5] * lam * y[i]
+            K0 += _STEPS[last, 6] * lam * tau
+        elif kind == NONNEG_KIND:
+            N0 += int(_STEPS[last, 7])
+    angle[q] = math.pi
+    return angle[:q + 1], owner[:q + 1], step[:q + 1], A0, B0, K0, N0
+
+
+@njit(cache=True)
+def _is_zero(x, y, size, i, c, s):
+    return size[i] > 0.0 and abs(x[i] * c + y[i] * s) <= _ZERO_TOL * size[i]
+
+
+@njit(cache=True)
+def _count_zeros(x, y, size, c, s):
+    """How many entries that are not identically zero vanish at (c, s), to rounding (as snap_zeros)."""
+    count = 0
+    for i in range(x.size):
+        if _is_zero(x, y, size, i, c, s):
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _is_nonnegative(x, y, size, c, s):
+    """Every entry x_i c + y_i s >= 0 or zero to rounding."""
+    for i in range(x.size):
+        if x[i] * c + y[i] * s < -_ZERO_TOL * size[i]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _window(angle, order, j):
+    """The sorted positions within _TIE_WINDOW of crossing j on the circle: (first, count)."""
+    m = order.size
+    theta = angle[order[j]]
+    forward = 1
+    while forward < m:
+        gap = abs(angle[order[(j + forward) % m]] - theta)
+        if min(gap, _TWO_PI - gap) > _TIE_WINDOW:
+            break
+        forward += 1
+    back = 0
+    while back < m - forward:
+        gap = abs(angle[order[(j - back - 1) % m]] - theta)
+        if min(gap, _TWO_PI - gap) > _TIE_WINDOW:
+            break
+        back += 1
+    return j - back, back + forward
+
+
+@njit(cache=True)
+def _zeros_at_crossing(x, y, size, owner, angle, order, j, c, s):
+    """``_count_zeros`` at crossing j, looking only at the entries that cross within the window."""
+    start, count = _window(angle, order, j)
+    m = order.size
+    zeros = 0
+    for p in range(start, start + count):
+        i = owner[order[p % m]]
+        if i >= 0 and _is_zero(x, y, size, i, c, s):
+            zeros += 1
+    return zeros
+
+
+@njit(cache=True)
+def _linear_min_on_arc(A, B, lo, hi, c_lo, s_lo, c_hi, s_hi):
+    """min of A cos + B sin over [lo, hi] (in [0, 2 pi]); its global minimizer is atan2(B, A) + pi."""
+    top = math.atan2(B, A) + math.pi
+    if lo <= top <= hi:
+        return -math.hypot(A, B)
+    return min(A * c_lo + B * s_lo, A * c_hi + B * s_hi)
+
+
+@njit(cache=True)
+def _quadratic_min_on_arc(w, d, lo, hi, c_lo, s_lo, c_hi, s_hi):
+    """min of w c^2 + d c s = w/2 + (w cos 2theta + d sin 2theta)/2 over [lo, hi]."""
+    half = 0.5 * (math.atan2(d, w) + math.pi)  # the minimizers are half and half + pi
+    if lo <= half <= hi or lo <= half + math.pi <= hi:
+        return 0.5 * (w - math.hypot(w, d))
+    return min(c_lo * (w * c_lo + d * s_lo), c_hi * (w * c_hi + d * s_hi))
+
+
+@njit(cache=True)
+def _stationary_angles(A, B, w, d):
+    """Angles in [0, 2 pi) from the real parts of the roots of g'(theta) (1 + t^2)^2 = 0, t = tan(theta / 2)."""
+    if w == 0.0 and d == 0.0:  # A c + B s: one minimizer, in closed form
+        out = np.empty(1)
+        out[0] = (math.atan2(B, A) + math.pi) % _TWO_PI
+        return out
+    coeffs = np.array([d - B, 4.0 * w - 2.0 * A, -6.0 * d, -2.0 * A - 4.0 * w, B + d], dtype=np.complex128)
+    roots = np.roots(coeffs)
+    out = np.empty(roots.size)
+    for i in range(roots.size):
+        out[i] = (2.0 * math.atan(roots[i].real)) % _TWO_PI
+    return out
+
+
+@njit(cache=True)
+def sweep_2x2(coef, Z, kind, lam, tau, first, last):
+    """Global minimizer of problem (3), k = 2, for a separable h given by ``kind``.
+
+    Parameters
+    ----------
+    coef : (2, 5) array, rows (a, b, cq, d, e) of eq. (1-D) for rot and ref.
+    Z : (2, r) C-contiguous array (r = 0 for h = 0).
+    kind : ``ZERO_KIND``, ``L1_KIND``, ``L0_KIND``, ``CAPPED_KIND`` or ``NONNEG_KIND``.
+    lam, tau : the penalty's parameters (ignored where it has none).
+    first, last : the branches searched, 0 (rot) to 1 (ref) inclusive.
+
+    Returns
+    -------
+    (branch, c, s, value) of the best candidate; value is +inf (and (c, s) = (1, 0)) when X >= 0
+    admits no point on the searched branches.
+    """
+    best, best_k, best_c, best_s = np.inf, first, 1.0, 0.0
+    varying = kind == L1_KIND or kind == CAPPED_KIND  # h's linear part changes from arc to arc
+    for k in range(first, last + 1):
+        a, b, cq, d, e = coef[k, 0], coef[k, 1], coef[k, 2], coef[k, 3], coef[k, 4]
+        w = cq - e
+        x, y = _entries(Z, k)
+        size = np.empty(x.size)
+        live = 0
+        for i in range(x.size):
+            size[i] = math.hypot(x[i], y[i])
+            if size[i] > 0.0:
+                live += 1
+        angle, owner, step, A, B, K, N = _crossings(x, y, size, kind, lam, tau)
+        A += a
+        B += b
+        if kind == L0_KIND:
+            K = lam * live
+        m = angle.size
+        order = np.argsort(angle)
+
+        # Pass 1: score every crossing; record each arc's data and end points.
+        arc = np.empty((m + 1, 4))                   # A, B, K, negatives on arc j = [ends[j], ends[j + 1]]
+        ends = np.empty(m + 2)
+        cos_end = np.empty(m + 2)
+        sin_end = np.empty(m + 2)
+        ends[0], cos_end[0], sin_end[0] = 0.0, 1.0, 0.0
+        ends[m + 1], cos_end[m + 1], sin_end[m + 1] = _TWO_PI, 1.0, 0.0
+        for j in range(m):
+            o = order[j]
+            theta = angle[o]
+            c, s = math.cos(theta), math.sin(theta)
+            arc[j, 0], arc[j, 1], arc[j, 2], arc[j, 3] = A, B, K, N
+            ends[j + 1], cos_end[j + 1], sin_end[j + 1] = theta, c, s
+            smooth = e + c * (w * c + d * s)
+            value = smooth + A * c + B * s + K      # from the arc before
+            A += step[o, 0]
+            B += step[o, 1]
+            K += step[o, 2]
+            if varying:
+                # h is continuous: both arcs give the value; the larger is safe where rounding swapped
+                # two crossings of one entry, which leaves a sliver arc with no meaning
+                value = max(value, smooth + A * c + B * s + K)
+            elif kind == L0_KIND:
+                value -= lam * _zeros_at_crossing(x, y, size, owner, angle, order, j, c, s)
+            elif kind == NONNEG_KIND:
+                # feasible here only if every entry negative just before turns to zero here
+                if N > _window(angle, order, j)[1] or not _is_nonnegative(x, y, size, c, s):
+                    value = np.inf
+                N += int(step[o, 3])
+            if value < best:
+                best, best_k, best_c, best_s = value, k, c, s
+        arc[m, 0], arc[m, 1], arc[m, 2], arc[m, 3] = A, B, K, N
+
+        # Pass 2: stationary points inside the arcs.
+        if not varying:
+            # one linear part on the whole circle: its stationary points, each checked entry by entry
+            for theta in _stationary_angles(a, b, w, d):
+                c, s = math.cos(theta), math.sin(theta)
+                value = e + a * c + b * s + c * (w * c + d * s)
+                if kind == L0_KIND:
+                    value += lam * (live - _count_zeros(x, y, size, c, s))
+                elif kind == NONNEG_KIND and not _is_nonnegative(x, y, size, c, s):
+                    value = np.inf
+                if value < best:
+                    best, best_k, best_c, best_s = value, k, c, s
+            continue
+        bound = np.empty(m + 1)
+        for j in range(m + 1):
+            lo, hi = ends[j], ends[j + 1]
+            if hi - lo <= _TIE_WINDOW:
+                bound[j] = np.inf
+                continue
+            c_lo, s_lo, c_hi, s_hi = cos_end[j], sin_end[j], cos_end[j + 1], sin_end[j + 1]
+            bound[j] = (e + arc[j, 2] + _linear_min_on_arc(arc[j, 0], arc[j, 1], lo, hi, c_lo, s_lo, c_hi, s_hi)
+                        + _quadratic_min_on_arc(w, d, lo, hi, c_lo, s_lo, c_hi, s_hi))
+        for j in np.argsort(bound):                  # most promising arc first: it lowers best for the rest
+            if not bound[j] < best:
+                break
+            A, B = arc[j, 0], arc[j, 1]
+            for theta in _stationary_angles(A, B, w, d):
+                if ends[j] <= theta <= ends[j + 1]:
+                    c, s = math.cos(theta), math.sin(theta)
+                    value = e + A * c + B * s + arc[j, 2] + c * (w * c + d * s)
+                    if value < best:
+                        best, best_k, best_c, best_s = value, k, c, s
+    return best_k, best_c, best_s, best

@@ -1,0 +1,135 @@
+"""The compiled sweep against the vectorized search and the brute force.
+
+``solve_2x2`` uses the sweep for every penalty of the package; ``candidate_set`` lists the
+candidates of the vectorized search. The two are independent implementations of Appendix B (angles and
+t = tan(theta/2) roots here, t = tan(theta) pieces and quartics there), so agreeing on random
+instances, ties and both single branches is a real check; the brute force decides.
+"""
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from obcd_lite import (L0, L1, CappedL1, NonNeg, Penalty, Zero, brute_force_2x2, candidate_set, count_nonzeros,
+                       solve_2x2_full)
+from obcd_lite.reference import objective_at
+from obcd_lite.sweep import CAPPED_KIND, L1_KIND, sweep_2x2
+
+PENALTIES = {"zero": lambda lam: Zero(), "l1": L1, "l0": L0, "capped": lambda lam: CappedL1(lam, 0.3),
+             "nonneg": lambda lam: NonNeg()}
+
+
+def _qt(kind, rng):
+    A = rng.standard_normal((4, 4))
+    return {"general": A + A.T, "scalar": rng.uniform(-3, 3) * np.eye(4), "psd": A @ A.T}[kind]
+
+
+@st.composite
+def tied_instances(draw):
+    """Z whose columns are parallel (up to sign and scale) or zero: many entries of V Z vanish at
+    the same angle, so an l0 crossing must count every entry that is zero there."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    r = draw(st.integers(2, 8))
+    base = draw(st.sampled_from(["random", "axis", "diagonal"]))
+    u = {"random": rng.standard_normal(2), "axis": np.array([0.0, 1.0]), "diagonal": np.array([1.0, 1.0])}[base]
+    scales = rng.choice([-2.0, -1.0, 0.0, 0.5, 1.0, 3.0], size=r)
+    Z = np.outer(u, scales)
+    if draw(st.booleans()):
+        Z[:, 0] = rng.standard_normal(2)  # one column off the common direction
+    Qt = _qt(draw(st.sampled_from(["general", "scalar", "psd"])), rng)
+    P = rng.standard_normal((2, 2)) * draw(st.sampled_from([0.01, 1.0]))
+    h = PENALTIES[draw(st.sampled_from(["l0", "l1", "capped", "nonneg"]))](draw(st.sampled_from([0.05, 0.5, 3.0])))
+    return Qt, P, Z, h
+
+
+@given(tied_instances())
+def test_ties_are_never_worse_than_brute_force(instance):
+    Qt, P, Z, h = instance
+    sol = solve_2x2_full(Qt, P, Z, h)
+    bf = brute_force_2x2(Qt, P, Z, h)
+    if np.isinf(bf.value):  # X >= 0 infeasible on the whole grid: only a feasible point may beat it
+        assert np.isinf(sol.value) or h(sol.VZ) == 0.0
+        return
+    assert sol.value <= bf.value + 1e-9 * max(1.0, abs(bf.value))
+    assert sol.value == pytest.approx(float(objective_at(Qt, P, Z, h, sol.V)), rel=1e-9, abs=1e-9)
+
+
+def test_l0_tie_counts_every_vanishing_entry():
+    # Columns (1, 1), (2, 2), (-1, -1): at theta = pi/4 on rot, row 2 (-s z1 + c z2) vanishes in all three.
+    Z = np.array([[1.0, 2.0, -1.0], [1.0, 2.0, -1.0]])
+    sol = solve_2x2_full(2.0 * np.eye(4), np.zeros((2, 2)), Z, L0(1.0))
+    assert count_nonzeros(sol.VZ) == 3  # three of the six entries are exactly 0.0
+    assert sol.value == pytest.approx(2.0 + 3.0)  # 1/2 vec(V)^T (2 I) vec(V) = ||V||_F^2 = 2, plus lam * 3
+
+
+@pytest.mark.parametrize("penalty", sorted(PENALTIES))
+@pytest.mark.parametrize("branches", ["both", "rot", "ref"])
+def test_sweep_agrees_with_the_vectorized_search(penalty, branches):
+    rng = np.random.default_rng(12)
+    for trial in range(40):
+        Qt = _qt(("general", "scalar", "psd")[trial % 3], rng)
+        Z = rng.standard_normal((2, 1 + trial % 6))
+        Z[rng.random(Z.shape) < 0.3] = 0.0
+        if penalty == "nonneg" and trial % 2:
+            Z = np.abs(Z)
+        h = PENALTIES[penalty](rng.choice([0.05, 0.5, 3.0]))
+        P = rng.standard_normal((2, 2))
+        sol = solve_2x2_full(Qt, P, Z, h, branches=branches)
+        cands = candidate_set(Qt, P, Z, h)
+        if branches != "both":
+            keep = cands.branch == ("rot", "ref").index(branches)
+            assert sol.branch == branches
+        else:
+            keep = np.ones(len(cands.value), dtype=bool)
+        want = np.min(cands.value[keep], initial=np.inf)
+        if np.isinf(want):
+            assert np.isinf(sol.value) or (h(sol.VZ) == 0.0 and np.allclose(sol.V, np.eye(2)))
+            continue
+        assert sol.value == pytest.approx(want, rel=1e-9, abs=1e-9), (trial, sol, want)
+
+
+def test_sweep_kernel_returns_a_point_on_the_circle_and_its_value():
+    rng = np.random.default_rng(3)
+    for kind, h in ((L1_KIND, L1(0.4)), (CAPPED_KIND, CappedL1(0.4, 0.3))):
+        for _ in range(20):
+            coef = rng.standard_normal((2, 5))
+            Z = rng.standard_normal((2, 4))
+            k, c, s, value = sweep_2x2(coef, Z, kind, h.lam, getattr(h, "tau", 0.0), 0, 1)
+            assert k in (0, 1) and c * c + s * s == pytest.approx(1.0, abs=1e-14)
+            a, b, cq, d, e = coef[k]
+            V = np.array([[c, s], [-s, c]]) if k == 0 else np.array([[-c, s], [s, c]])
+            # continuous h: the kernel's value is the objective at its point (l0 and X >= 0 jump at
+            # zeros, which solve_2x2 snaps before it recomputes the value)
+            assert value == pytest.approx(a * c + b * s + cq * c * c + d * c * s + e * s * s + h(V @ Z), abs=1e-12)
+
+
+class HalfL1(Penalty):
+    """A penalty the sweep does not know: solve_2x2 must fall back to the vectorized search."""
+
+    def __init__(self):
+        self.inner = L1(0.5)
+
+    def elementwise(self, U):
+        return self.inner.elementwise(U)
+
+    def pieces(self, x, y):
+        return self.inner.pieces(x, y)
+
+
+def test_a_penalty_of_ones_own_uses_the_vectorized_search():
+    rng = np.random.default_rng(9)
+    for _ in range(10):
+        A = rng.standard_normal((4, 4))
+        Qt, P, Z = A + A.T, rng.standard_normal((2, 2)), rng.standard_normal((2, 3))
+        assert solve_2x2_full(Qt, P, Z, HalfL1()).value == pytest.approx(solve_2x2_full(Qt, P, Z, L1(0.5)).value,
+                                                                           rel=1e-9, abs=1e-12)
+
+
+def test_h_zero_scalar_Q_is_minus_polar():
+    # Qt = varsigma I, h = 0: the sweep's closed form must be -polar(P) (Lemma 2.3(b)).
+    rng = np.random.default_rng(6)
+    for _ in range(20):
+        P = rng.standard_normal((2, 2))
+        U, _, Wt = np.linalg.svd(P)
+        V = solve_2x2_full(1.5 * np.eye(4), P, np.eye(2)).V
+        assert np.allclose(V, -U @ Wt, atol=1e-12)
