@@ -119,6 +119,9 @@ class L0(Penalty):
     def elementwise(self, U):
         return self.lam * (U != 0)
 
+    def __call__(self, M) -> float:
+        return float(self.lam * np.count_nonzero(M))
+
     def pieces(self, x, y):
         # Off the crossings ||x + t y||_0 counts every entry that is not identically zero, so one
         # piece covers the line and the crossings need no sorting.

@@ -94,6 +94,11 @@ class QuadraticProblem:
 
     def scalar_Q(self, B, Z: np.ndarray) -> float:
         """Eq. (10) via Lemma C.3(a): varsigma = ||Z D Z^T||_2 ||C_BB||_2 >= ||Q_exact||_2."""
+        if len(B) == 2:  # the OBCD hot path: closed forms, no 2 x 2 arrays built
+            i, j = B
+            C = self.C
+            (g11, g12), (_, g22) = self.gram(Z).tolist()
+            return _norm_sym_2x2(g11, g12, g22) * _norm_sym_2x2(float(C[i, i]), float(C[i, j]), float(C[j, j]))
         return _spectral_norm_sym(self.gram(Z)) * _spectral_norm_sym(self.block(B))
 
     def apply_step(self, G: np.ndarray, B, dZ: np.ndarray) -> float:
@@ -120,11 +125,13 @@ class QuadraticProblem:
         return f"QuadraticProblem(n={self.n}, h={self.h!r})"
 
 
+def _norm_sym_2x2(p: float, q: float, s: float) -> float:
+    """||[[p, q], [q, s]]||_2: the larger |eigenvalue|, |p + s|/2 + hypot((p - s)/2, q)."""
+    return abs(0.5 * (p + s)) + math.hypot(0.5 * (p - s), q)
+
+
 def _spectral_norm_sym(S: np.ndarray) -> float:
-    """||S||_2 of a symmetric matrix; closed form for 2 x 2 (the hot path of OBCD with k = 2)."""
-    if S.shape == (2, 2):
-        (p, q), (_, s) = S.tolist()
-        return abs(0.5 * (p + s)) + math.hypot(0.5 * (p - s), q)
+    """||S||_2 of a symmetric matrix."""
     return float(np.max(np.abs(np.linalg.eigvalsh(S))))
 
 

@@ -417,23 +417,24 @@ def _solve_2x2(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTwoSolution
     coef = _scalar_coefficients(Qt, P)
     first, last = (0, 1) if branches == "both" else (_BRANCHES.index(branches),) * 2
     if h.is_zero:
-        k, c, s, value = sweep_2x2(np.array(coef), _NO_ROWS, ZERO_KIND, 0.0, 0.0, first, last)
+        k, c, s, value, _ = sweep_2x2(np.array(coef), _NO_ROWS, ZERO_KIND, 0.0, 0.0, first, last)
         return _solution(k, c, s, _orthogonal(k, c, s) @ Z, value)
     kind = _SWEEP_KINDS.get(type(h))
     if kind is not None:
         lam, tau = getattr(h, "lam", 0.0), getattr(h, "tau", 0.0)
-        k, c, s, value = sweep_2x2(np.array(coef), np.ascontiguousarray(Z), kind, lam, tau, first, last)
+        k, c, s, _, VZ = sweep_2x2(np.array(coef), np.ascontiguousarray(Z), kind, lam, tau, first, last)
     else:  # a Penalty of the user's own, described by its pieces()
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            k, c, s, value = _Search(Qt, P, Z, h, branches).best()
-    VZ = snap_zeros(_orthogonal(k, c, s) @ Z, Z)  # the zeros the search aimed at (crossings, ties included) become exact
+            k, c, s, _ = _Search(Qt, P, Z, h, branches).best()
+        VZ = snap_zeros(_orthogonal(k, c, s) @ Z, Z)
+    # The zeros the search aimed at (crossings, ties included) are exact in VZ.
     # Report the objective of the rows actually returned (the piece formulas lose digits
     # to cancellation when |Z| >> tau, and l0 / X >= 0 jump at zeros).
     a, b, cq, d, e = coef[k]
     value = a * c + b * s + cq * c * c + d * c * s + e * s * s + h(VZ)
     if not h.continuous and first == 0:
         # keep X when a rounding tie at a constraint boundary would make the rows worse than V = I
-        stay = coef[0][0] + coef[0][2] + h(Z)
-        if value > stay:
+        stay = coef[0][0] + coef[0][2]  # + h(Z) >= 0, evaluated only when it can matter
+        if value > stay and value > (stay := stay + h(Z)):
             VZ, value, k, c, s = Z.copy(), stay, 0, 1.0, 0.0
     return _solution(k, c, s, VZ, value)

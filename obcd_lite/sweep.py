@@ -106,6 +106,7 @@ def _crossings(x, y, size, kind, lam, tau):
     n = x.size
     m = (6 if kind == CAPPED_KIND else 2) * n + 1
     angle = np.empty(m)
+    cos_sin = np.empty((m, 2))  # (cos, sin) of each crossing, from (x, y) without trigonometry
     owner = np.full(m, -1)
     step = np.zeros((m, 4))  # A_h, B_h, K, negatives
     A0 = B0 = K0 = 0.0
@@ -115,14 +116,32 @@ def _crossings(x, y, size, kind, lam, tau):
         if size[i] == 0.0:
             continue
         phi = math.atan2(y[i], x[i])
-        beta = 0.0
+        c_phi, s_phi = x[i] / size[i], y[i] / size[i]
+        beta, c_beta, s_beta = 0.0, 1.0, 0.0
         if kind == CAPPED_KIND and size[i] > tau:
             beta = math.acos(tau / size[i])
+            c_beta = tau / size[i]
+            s_beta = math.sqrt(max(0.0, 1.0 - c_beta * c_beta))
         rows = _ALL_ROWS if beta >= _MIN_CAP_ANGLE else _ZERO_ROWS
         last_angle, last = -1.0, 1
         for row in rows:
             theta = (phi + _STEPS[row, 0] * _HALF_PI + _STEPS[row, 1] * beta) % _TWO_PI
             angle[q] = theta
+            quarter = int(_STEPS[row, 0]) % 4    # rotate (cos phi, sin phi) by quarter * pi/2, then by +-beta
+            if quarter == 0:
+                c0, s0 = c_phi, s_phi
+            elif quarter == 1:
+                c0, s0 = -s_phi, c_phi
+            elif quarter == 2:
+                c0, s0 = -c_phi, -s_phi
+            else:
+                c0, s0 = s_phi, -c_phi
+            if _STEPS[row, 1] == 0.0:          # a zero crossing: no beta
+                cos_sin[q, 0], cos_sin[q, 1] = c0, s0
+            else:
+                s_delta = _STEPS[row, 1] * s_beta
+                cos_sin[q, 0] = c0 * c_beta - s0 * s_delta
+                cos_sin[q, 1] = s0 * c_beta + c0 * s_delta
             owner[q] = i
             if kind == L1_KIND or kind == CAPPED_KIND:
                 step[q, 0] = _STEPS[row, 2] * lam * x[i]
@@ -142,10 +161,11 @@ def _crossings(x, y, size, kind, lam, tau):
         elif kind == NONNEG_KIND:
             N0 += int(_STEPS[last, 7])
     angle[q] = math.pi
-    return angle[:q + 1], owner[:q + 1], step[:q + 1], A0, B0, K0, N0
+    cos_sin[q, 0], cos_sin[q, 1] = -1.0, 0.0
+    return angle[:q + 1], cos_sin[:q + 1], owner[:q + 1], step[:q + 1], A0, B0, K0, N0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_zero(x, y, size, i, c, s):
     return size[i] > 0.0 and abs(x[i] * c + y[i] * s) <= _ZERO_TOL * size[i]
 
@@ -189,9 +209,25 @@ def _window(angle, order, j):
     return j - back, back + forward
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _has_tie(angle, order, j):
+    """Whether a neighbour of crossing j (in sorted order, on the circle) is within _TIE_WINDOW."""
+    m = order.size
+    if m == 1:
+        return False
+    theta = angle[order[j]]
+    before = abs(theta - angle[order[j - 1]])      # j - 1 = -1 wraps to the last crossing
+    after = abs(angle[order[(j + 1) % m]] - theta)
+    return min(before, _TWO_PI - before) <= _TIE_WINDOW or min(after, _TWO_PI - after) <= _TIE_WINDOW
+
+
+@njit(cache=True, inline="always")
 def _zeros_at_crossing(x, y, size, owner, angle, order, j, c, s):
     """``_count_zeros`` at crossing j, looking only at the entries that cross within the window."""
+    if not _has_tie(angle, order, j):
+        # the usual case: only this crossing's own entry, which (c, s) = (-y_i, x_i)/R_i (or its
+        # negative) zeroes to within a few ulps of R_i, far inside the tolerance
+        return 1 if owner[order[j]] >= 0 else 0
     start, count = _window(angle, order, j)
     m = order.size
     zeros = 0
@@ -203,18 +239,25 @@ def _zeros_at_crossing(x, y, size, owner, angle, order, j, c, s):
 
 
 @njit(cache=True)
-def _linear_min_on_arc(A, B, lo, hi, c_lo, s_lo, c_hi, s_hi):
-    """min of A cos + B sin over [lo, hi] (in [0, 2 pi]); its global minimizer is atan2(B, A) + pi."""
-    top = math.atan2(B, A) + math.pi
-    if lo <= top <= hi:
+def _linear_min_inside(A, B, c_lo, s_lo, c_hi, s_hi):
+    """Whether the minimizer -(A, B)/hypot(A, B) of A cos + B sin lies on the arc from (c_lo, s_lo) to
+    (c_hi, s_hi): the derivative -A sin + B cos goes from <= 0 to >= 0. Arcs are at most pi long
+    (theta = pi is a crossing and zeros come in antipodal pairs), so no maximum can pass for it."""
+    return -A * s_lo + B * c_lo <= 0.0 <= -A * s_hi + B * c_hi and (A != 0.0 or B != 0.0)
+
+
+@njit(cache=True)
+def _linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi):
+    """min of A cos + B sin over an arc, from its end points."""
+    if _linear_min_inside(A, B, c_lo, s_lo, c_hi, s_hi):
         return -math.hypot(A, B)
     return min(A * c_lo + B * s_lo, A * c_hi + B * s_hi)
 
 
 @njit(cache=True)
-def _quadratic_min_on_arc(w, d, lo, hi, c_lo, s_lo, c_hi, s_hi):
-    """min of w c^2 + d c s = w/2 + (w cos 2theta + d sin 2theta)/2 over [lo, hi]."""
-    half = 0.5 * (math.atan2(d, w) + math.pi)  # the minimizers are half and half + pi
+def _quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi):
+    """min of w c^2 + d c s = w/2 + (w cos 2theta + d sin 2theta)/2 over [lo, hi]; its minimizers
+    on the circle are half and half + pi, half = (atan2(d, w) + pi)/2."""
     if lo <= half <= hi or lo <= half + math.pi <= hi:
         return 0.5 * (w - math.hypot(w, d))
     return min(c_lo * (w * c_lo + d * s_lo), c_hi * (w * c_hi + d * s_hi))
@@ -249,8 +292,9 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
 
     Returns
     -------
-    (branch, c, s, value) of the best candidate; value is +inf (and (c, s) = (1, 0)) when X >= 0
-    admits no point on the searched branches.
+    (branch, c, s, value, VZ): the best candidate, its value (+inf, with (c, s) = (1, 0), when
+    X >= 0 admits no point on the searched branches) and the new rows V Z, in which the entries
+    that are zero to rounding are exactly 0.0 (as ``penalties.snap_zeros``).
     """
     best, best_k, best_c, best_s = np.inf, first, 1.0, 0.0
     varying = kind == L1_KIND or kind == CAPPED_KIND  # h's linear part changes from arc to arc
@@ -264,7 +308,7 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
             size[i] = math.hypot(x[i], y[i])
             if size[i] > 0.0:
                 live += 1
-        angle, owner, step, A, B, K, N = _crossings(x, y, size, kind, lam, tau)
+        angle, cos_sin, owner, step, A, B, K, N = _crossings(x, y, size, kind, lam, tau)
         A += a
         B += b
         if kind == L0_KIND:
@@ -282,7 +326,7 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
         for j in range(m):
             o = order[j]
             theta = angle[o]
-            c, s = math.cos(theta), math.sin(theta)
+            c, s = cos_sin[o, 0], cos_sin[o, 1]
             arc[j, 0], arc[j, 1], arc[j, 2], arc[j, 3] = A, B, K, N
             ends[j + 1], cos_end[j + 1], sin_end[j + 1] = theta, c, s
             smooth = e + c * (w * c + d * s)
@@ -298,7 +342,8 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
                 value -= lam * _zeros_at_crossing(x, y, size, owner, angle, order, j, c, s)
             elif kind == NONNEG_KIND:
                 # feasible here only if every entry negative just before turns to zero here
-                if N > _window(angle, order, j)[1] or not _is_nonnegative(x, y, size, c, s):
+                crossing_here = _window(angle, order, j)[1] if _has_tie(angle, order, j) else 1
+                if N > crossing_here or not _is_nonnegative(x, y, size, c, s):
                     value = np.inf
                 N += int(step[o, 3])
             if value < best:
@@ -318,15 +363,35 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
                 if value < best:
                     best, best_k, best_c, best_s = value, k, c, s
             continue
+        if w == 0.0 and d == 0.0:
+            # Qt = varsigma I: each arc's minimizer -(A, B)/hypot(A, B) in closed form, no bounds needed
+            for j in range(m + 1):
+                A, B = arc[j, 0], arc[j, 1]
+                if ends[j + 1] - ends[j] > _TIE_WINDOW and _linear_min_inside(
+                        A, B, cos_end[j], sin_end[j], cos_end[j + 1], sin_end[j + 1]):
+                    norm = math.hypot(A, B)
+                    value = e - norm + arc[j, 2]
+                    if value < best:
+                        best, best_k, best_c, best_s = value, k, -A / norm, -B / norm
+            continue
         bound = np.empty(m + 1)
+        half = 0.5 * (math.atan2(d, w) + math.pi)
+        curvature_quadratic = math.hypot(w, d)     # |d^2/dtheta^2 (w c^2 + d c s)| <= 2 hypot(w, d)
         for j in range(m + 1):
             lo, hi = ends[j], ends[j + 1]
             if hi - lo <= _TIE_WINDOW:
                 bound[j] = np.inf
                 continue
+            A, B, K = arc[j, 0], arc[j, 1], arc[j, 2]
             c_lo, s_lo, c_hi, s_hi = cos_end[j], sin_end[j], cos_end[j + 1], sin_end[j + 1]
-            bound[j] = (e + arc[j, 2] + _linear_min_on_arc(arc[j, 0], arc[j, 1], lo, hi, c_lo, s_lo, c_hi, s_hi)
-                        + _quadratic_min_on_arc(w, d, lo, hi, c_lo, s_lo, c_hi, s_hi))
+            # two lower bounds: the parts' separate minima, and the end values minus the most a
+            # function with |g''| <= M can dip between them (M L^2 / 8; tight on short arcs)
+            split = (e + K + _linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi)
+                     + _quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi))
+            g_lo = e + K + A * c_lo + B * s_lo + c_lo * (w * c_lo + d * s_lo)
+            g_hi = e + K + A * c_hi + B * s_hi + c_hi * (w * c_hi + d * s_hi)
+            curvature = math.hypot(A, B) + 2.0 * curvature_quadratic
+            bound[j] = max(split, min(g_lo, g_hi) - curvature * (hi - lo) ** 2 / 8.0)
         for j in np.argsort(bound):                  # most promising arc first: it lowers best for the rest
             if not bound[j] < best:
                 break
@@ -337,4 +402,20 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
                     value = e + A * c + B * s + arc[j, 2] + c * (w * c + d * s)
                     if value < best:
                         best, best_k, best_c, best_s = value, k, c, s
-    return best_k, best_c, best_s, best
+    return best_k, best_c, best_s, best, _new_rows(Z, best_k, best_c, best_s)
+
+
+@njit(cache=True)
+def _new_rows(Z, k, c, s):
+    """V Z for V = rot(theta) (k = 0) or ref(theta) (k = 1), with the zeros to rounding set to 0.0."""
+    r = Z.shape[1]
+    VZ = np.empty((2, r))
+    first = c if k == 0 else -c
+    for j in range(r):
+        z1, z2 = Z[0, j], Z[1, j]
+        tol = _ZERO_TOL * math.hypot(z1, z2)
+        top = first * z1 + s * z2      # rot: c z1 + s z2,  ref: -c z1 + s z2
+        bottom = (-s if k == 0 else s) * z1 + c * z2
+        VZ[0, j] = 0.0 if abs(top) <= tol else top
+        VZ[1, j] = 0.0 if abs(bottom) <= tol else bottom
+    return VZ

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from obcd_lite import (L0, L1, CappedL1, NonNeg, Penalty, Zero, brute_force_2x2, candidate_set, count_nonzeros,
                        solve_2x2_full)
+from obcd_lite.penalties import snap_zeros
 from obcd_lite.reference import objective_at
 from obcd_lite.sweep import CAPPED_KIND, L1_KIND, sweep_2x2
 
@@ -94,10 +95,12 @@ def test_sweep_kernel_returns_a_point_on_the_circle_and_its_value():
         for _ in range(20):
             coef = rng.standard_normal((2, 5))
             Z = rng.standard_normal((2, 4))
-            k, c, s, value = sweep_2x2(coef, Z, kind, h.lam, getattr(h, "tau", 0.0), 0, 1)
+            k, c, s, value, VZ = sweep_2x2(coef, Z, kind, h.lam, getattr(h, "tau", 0.0), 0, 1)
             assert k in (0, 1) and c * c + s * s == pytest.approx(1.0, abs=1e-14)
             a, b, cq, d, e = coef[k]
             V = np.array([[c, s], [-s, c]]) if k == 0 else np.array([[-c, s], [s, c]])
+            assert np.array_equal(VZ == 0.0, snap_zeros(V @ Z, Z) == 0.0)
+            assert np.allclose(VZ, V @ Z, rtol=1e-14, atol=1e-13)  # snapped zeros move by <= 32 eps |Z_j|
             # continuous h: the kernel's value is the objective at its point (l0 and X >= 0 jump at
             # zeros, which solve_2x2 snaps before it recomputes the value)
             assert value == pytest.approx(a * c + b * s + cq * c * c + d * c * s + e * s * s + h(V @ Z), abs=1e-12)
