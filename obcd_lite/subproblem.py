@@ -434,7 +434,9 @@ def _solve_2x2(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTwoSolution
     value = a * c + b * s + cq * c * c + d * c * s + e * s * s + h(VZ)
     if not h.continuous and first == 0:
         # keep X when a rounding tie at a constraint boundary would make the rows worse than V = I
-        stay = coef[0][0] + coef[0][2]  # + h(Z) >= 0, evaluated only when it can matter
-        if value > stay and value > (stay := stay + h(Z)):
-            VZ, value, k, c, s = Z.copy(), stay, 0, 1.0, 0.0
+        stay = coef[0][0] + coef[0][2]  # the smooth part at V = I; h(Z) >= 0 is added only if it can matter
+        if value > stay:
+            stay += h(Z)
+            if value > stay:
+                VZ, value, k, c, s = Z.copy(), stay, 0, 1.0, 0.0
     return _solution(k, c, s, VZ, value)

@@ -16,7 +16,7 @@ constant (A_h, B_h, K), and each crossing changes them by a known step:
 
 * l1: a zero from + to - adds -2 lam (x_i, y_i), from - to + adds +2 lam (x_i, y_i);
 * capped l1: leaving the cap on the + side adds +lam (x_i, y_i) and -lam tau, and so on
-  around the six crossings of an entry (``_CAPPED_STEPS``);
+  around the six crossings of an entry (``_STEPS``);
 * l0: h is lam * (number of live entries) on every arc and drops by lam per zero;
 * X >= 0: h is 0 on arcs where no entry is negative and +inf elsewhere (a count of negative
   entries is swept along).
@@ -30,8 +30,9 @@ the real parts of the roots of the quartic in t = tan(theta / 2)
     (d - B) t^4 + (4w - 2A) t^3 - 6d t^2 - (2A + 4w) t + (B + d) = 0,
 
 which is g'(theta) (1 + t^2)^2 = 0 (theta = pi, t = infinity, is candidate (i)). Quartics are
-solved only on arcs whose lower bound (the arc-wise minima of the linear and the quadratic
-part) beats the best value so far, most promising arc first. A root that is not a stationary
+solved only on arcs whose lower bound beats the best value so far, most promising arc first;
+the bound is the larger of the arc-wise minima of the linear and the quadratic part added, and
+the smaller end value minus M L^2 / 8 (|g''| <= M on an arc of length L). A root that is not a stationary
 point is still a point of its arc with its exact value, so it cannot give a wrong answer.
 
 The loops are compiled with numba: written with NumPy arrays, the same search spends most of its
@@ -165,7 +166,7 @@ def _crossings(x, y, size, kind, lam, tau):
     return angle[:q + 1], cos_sin[:q + 1], owner[:q + 1], step[:q + 1], A0, B0, K0, N0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _is_zero(x, y, size, i, c, s):
     return size[i] > 0.0 and abs(x[i] * c + y[i] * s) <= _ZERO_TOL * size[i]
 
@@ -209,7 +210,7 @@ def _window(angle, order, j):
     return j - back, back + forward
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _has_tie(angle, order, j):
     """Whether a neighbour of crossing j (in sorted order, on the circle) is within _TIE_WINDOW."""
     m = order.size
@@ -221,7 +222,7 @@ def _has_tie(angle, order, j):
     return min(before, _TWO_PI - before) <= _TIE_WINDOW or min(after, _TWO_PI - after) <= _TIE_WINDOW
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _zeros_at_crossing(x, y, size, owner, angle, order, j, c, s):
     """``_count_zeros`` at crossing j, looking only at the entries that cross within the window."""
     if not _has_tie(angle, order, j):
