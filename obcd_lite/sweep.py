@@ -62,27 +62,25 @@ _ZERO_TOL = ZERO_ULPS * EPS  # an entry is zero when |x c + y s| <= _ZERO_TOL hy
 # Arcs shorter than the window get no stationary candidate: their end points are within
 # O(window^2) of any interior value.
 _TIE_WINDOW = 1e-9
-# Below this cap angle beta the capped region of an entry is ignored: there |u| - tau <=
-# R (1 - cos beta) < 1e-16 R, and its crossings would be too close to order reliably.
-_MIN_CAP_ANGLE = 1e-8
-
 # The crossings of one entry, in the order they are met as theta grows from phi_i. Columns:
 # offset from phi_i in units of pi/2, plus sign * beta_i; the step of (A_h, B_h) in units of
-# lam (x_i, y_i), of K in units of lam tau, of the count of negative entries; and the same
-# three on the arc after the crossing. Rows 1 and 4 are the zeros (all that l1, l0 and X >= 0
-# have); capped l1 also leaves the + cap (row 0), enters and leaves the - cap (2, 3) and
-# enters the + cap (5).
+# lam (x_i, y_i), of K in units of lam tau, and of the count of negative entries. Rows 1 and 4
+# are the zeros (all that l1, l0 and X >= 0 have); capped l1 also leaves the + cap (row 0),
+# enters and leaves the - cap (2, 3) and enters the + cap (5).
 _STEPS = np.array([
-    # quarter, beta sign, step AB, step K, step N, after AB, after K, after N
-    [0.0, 1.0, 1.0, -1.0, 0.0, 1.0, 0.0, 0.0],
-    [1.0, 0.0, -2.0, 0.0, 1.0, -1.0, 0.0, 1.0],
-    [2.0, -1.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0],
-    [2.0, 1.0, -1.0, -1.0, 0.0, -1.0, 0.0, 0.0],
-    [3.0, 0.0, 2.0, 0.0, -1.0, 1.0, 0.0, 0.0],
-    [4.0, -1.0, -1.0, 1.0, 0.0, 0.0, 1.0, 0.0],
+    # quarter, beta sign, step AB, step K, step N
+    [0.0, 1.0, 1.0, -1.0, 0.0],
+    [1.0, 0.0, -2.0, 0.0, 1.0],
+    [2.0, -1.0, 1.0, 1.0, 0.0],
+    [2.0, 1.0, -1.0, -1.0, 0.0],
+    [3.0, 0.0, 2.0, 0.0, -1.0],
+    [4.0, -1.0, -1.0, 1.0, 0.0],
 ])
 _ZERO_ROWS = np.array([1, 4])
 _ALL_ROWS = np.arange(6)
+# Newton steps that polish each quartic root (np.roots loses digits when the coefficients span
+# many orders of magnitude, e.g. a root near t = infinity next to roots near 1).
+_NEWTON_STEPS = 4
 
 
 @njit(cache=True)
@@ -102,32 +100,28 @@ def _entries(Z, k):
 
 @njit(cache=True)
 def _crossings(x, y, size, kind, lam, tau):
-    """Every crossing of the branch, and theta = pi (last): angle, owner entry (-1 for pi) and the
-    steps of (A_h, B_h, K, negatives) there; plus those four on the arc just below 2 pi."""
+    """Every crossing of the branch, and theta = pi (last): angle, (cos, sin), owner entry (-1 for
+    pi) and the steps of (A_h, B_h, K, negatives) there."""
     n = x.size
     m = (6 if kind == CAPPED_KIND else 2) * n + 1
     angle = np.empty(m)
     cos_sin = np.empty((m, 2))  # (cos, sin) of each crossing, from (x, y) without trigonometry
     owner = np.full(m, -1)
     step = np.zeros((m, 4))  # A_h, B_h, K, negatives
-    A0 = B0 = K0 = 0.0
-    N0 = 0
     q = 0
     for i in range(n):
         if size[i] == 0.0:
             continue
         phi = math.atan2(y[i], x[i])
         c_phi, s_phi = x[i] / size[i], y[i] / size[i]
+        capped = kind == CAPPED_KIND and size[i] > tau
         beta, c_beta, s_beta = 0.0, 1.0, 0.0
-        if kind == CAPPED_KIND and size[i] > tau:
-            beta = math.acos(tau / size[i])
+        if capped:
             c_beta = tau / size[i]
-            s_beta = math.sqrt(max(0.0, 1.0 - c_beta * c_beta))
-        rows = _ALL_ROWS if beta >= _MIN_CAP_ANGLE else _ZERO_ROWS
-        last_angle, last = -1.0, 1
-        for row in rows:
-            theta = (phi + _STEPS[row, 0] * _HALF_PI + _STEPS[row, 1] * beta) % _TWO_PI
-            angle[q] = theta
+            s_beta = math.sqrt((1.0 - c_beta) * (1.0 + c_beta))
+            beta = math.atan2(s_beta, c_beta)
+        for row in _ALL_ROWS if capped else _ZERO_ROWS:
+            angle[q] = (phi + _STEPS[row, 0] * _HALF_PI + _STEPS[row, 1] * beta) % _TWO_PI
             quarter = int(_STEPS[row, 0]) % 4    # rotate (cos phi, sin phi) by quarter * pi/2, then by +-beta
             if quarter == 0:
                 c0, s0 = c_phi, s_phi
@@ -137,7 +131,7 @@ def _crossings(x, y, size, kind, lam, tau):
                 c0, s0 = -c_phi, -s_phi
             else:
                 c0, s0 = s_phi, -c_phi
-            if _STEPS[row, 1] == 0.0:          # a zero crossing: no beta
+            if _STEPS[row, 1] == 0.0:            # a zero: no turn by beta
                 cos_sin[q, 0], cos_sin[q, 1] = c0, s0
             else:
                 s_delta = _STEPS[row, 1] * s_beta
@@ -150,20 +144,53 @@ def _crossings(x, y, size, kind, lam, tau):
                 step[q, 2] = _STEPS[row, 3] * lam * tau
             elif kind == NONNEG_KIND:
                 step[q, 3] = _STEPS[row, 4]
-            if theta > last_angle:
-                last_angle, last = theta, row
             q += 1
-        # The state just below 2 pi is the one after this entry's last crossing in [0, 2 pi), read
-        # off the crossings' own angles so that it agrees with the sort even where atan2 rounds.
-        if kind == L1_KIND or kind == CAPPED_KIND:
-            A0 += _STEPS[last, 5] * lam * x[i]
-            B0 += _STEPS[last, 5] * lam * y[i]
-            K0 += _STEPS[last, 6] * lam * tau
-        elif kind == NONNEG_KIND:
-            N0 += int(_STEPS[last, 7])
     angle[q] = math.pi
     cos_sin[q, 0], cos_sin[q, 1] = -1.0, 0.0
-    return angle[:q + 1], cos_sin[:q + 1], owner[:q + 1], step[:q + 1], A0, B0, K0, N0
+    return angle[:q + 1], cos_sin[:q + 1], owner[:q + 1], step[:q + 1]
+
+
+@njit(cache=True)
+def _state_at(x, y, size, kind, lam, tau, c, s):
+    """(A_h, B_h, K, negatives) of h at the point (c, s), entry by entry (zeros to rounding count as 0)."""
+    A = B = K = 0.0
+    N = 0
+    for i in range(x.size):
+        u = x[i] * c + y[i] * s
+        if size[i] == 0.0 or abs(u) <= _ZERO_TOL * size[i]:
+            continue
+        if kind == CAPPED_KIND and abs(u) >= tau:
+            K += lam * tau
+        elif kind == L1_KIND or kind == CAPPED_KIND:
+            sign = lam if u > 0.0 else -lam
+            A += sign * x[i]
+            B += sign * y[i]
+        elif kind == NONNEG_KIND and u < 0.0:
+            N += 1
+    return A, B, K, N
+
+
+@njit(cache=True)
+def _start_state(x, y, size, kind, lam, tau, angle, order, step):
+    """The state on the first arc [0, first crossing], read off the middle of the longest arc.
+
+    A state is the sum of the entries' own states, so it is evaluated directly at one point
+    and carried to the first arc by the steps in between; the point is the middle of the
+    longest arc, so no entry is near a crossing there and rounding cannot pick a wrong side."""
+    m = order.size
+    longest, gap = 0, angle[order[0]] + _TWO_PI - angle[order[m - 1]]   # arc 0 wraps around 2 pi
+    for j in range(1, m):
+        if angle[order[j]] - angle[order[j - 1]] > gap:
+            longest, gap = j, angle[order[j]] - angle[order[j - 1]]
+    middle = angle[order[longest]] - 0.5 * gap
+    A, B, K, N = _state_at(x, y, size, kind, lam, tau, math.cos(middle), math.sin(middle))
+    for j in range(longest):  # undo the crossings between the first arc and the longest one
+        o = order[j]
+        A -= step[o, 0]
+        B -= step[o, 1]
+        K -= step[o, 2]
+        N -= int(step[o, 3])
+    return A, B, K, N
 
 
 @njit(cache=True)
@@ -266,16 +293,31 @@ def _quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi):
 
 @njit(cache=True)
 def _stationary_angles(A, B, w, d):
-    """Angles in [0, 2 pi) from the real parts of the roots of g'(theta) (1 + t^2)^2 = 0, t = tan(theta / 2)."""
+    """Stationary points of g = A c + B s + w c^2 + d c s, as angles in [0, 2 pi): the closed form
+    when w = d = 0, else the roots of g'(theta) (1 + t^2)^2, a quartic in t = tan(theta / 2), each
+    polished by Newton's method on g'(theta) (real parts of complex roots are kept too: any angle is
+    a harmless candidate, scored exactly by the caller)."""
     if w == 0.0 and d == 0.0:  # A c + B s: one minimizer, in closed form
         out = np.empty(1)
         out[0] = (math.atan2(B, A) + math.pi) % _TWO_PI
         return out
-    coeffs = np.array([d - B, 4.0 * w - 2.0 * A, -6.0 * d, -2.0 * A - 4.0 * w, B + d], dtype=np.complex128)
-    roots = np.roots(coeffs)
+    coeffs = np.array([d - B, 4.0 * w - 2.0 * A, -6.0 * d, -2.0 * A - 4.0 * w, B + d])
+    # Coefficients below eps of the largest are rounding noise; dropping them also keeps np.roots
+    # from dividing by a subnormal leading coefficient (a root that far out is theta = pi, a crossing).
+    coeffs[np.abs(coeffs) < 1e-16 * np.max(np.abs(coeffs))] = 0.0
+    roots = np.roots(coeffs.astype(np.complex128))
     out = np.empty(roots.size)
     for i in range(roots.size):
-        out[i] = (2.0 * math.atan(roots[i].real)) % _TWO_PI
+        theta = 2.0 * math.atan(roots[i].real)
+        for _ in range(_NEWTON_STEPS):
+            c, s = math.cos(theta), math.sin(theta)
+            c2, s2 = c * c - s * s, 2.0 * c * s
+            slope = -A * s + B * c - w * s2 + d * c2
+            curve = -A * c - B * s - 2.0 * w * c2 - 2.0 * d * s2
+            if curve == 0.0 or abs(slope) >= 0.5 * abs(curve):  # only small, well-defined steps
+                break
+            theta -= slope / curve
+        out[i] = theta % _TWO_PI
     return out
 
 
@@ -309,13 +351,14 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
             size[i] = math.hypot(x[i], y[i])
             if size[i] > 0.0:
                 live += 1
-        angle, cos_sin, owner, step, A, B, K, N = _crossings(x, y, size, kind, lam, tau)
+        angle, cos_sin, owner, step = _crossings(x, y, size, kind, lam, tau)
+        m = angle.size
+        order = np.argsort(angle)
+        A, B, K, N = _start_state(x, y, size, kind, lam, tau, angle, order, step)
         A += a
         B += b
         if kind == L0_KIND:
             K = lam * live
-        m = angle.size
-        order = np.argsort(angle)
 
         # Pass 1: score every crossing; record each arc's data and end points.
         arc = np.empty((m + 1, 4))                   # A, B, K, negatives on arc j = [ends[j], ends[j + 1]]
@@ -335,10 +378,12 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
             A += step[o, 0]
             B += step[o, 1]
             K += step[o, 2]
-            if varying:
-                # h is continuous: both arcs give the value; the larger is safe where rounding swapped
-                # two crossings of one entry, which leaves a sliver arc with no meaning
-                value = max(value, smooth + A * c + B * s + K)
+            if varying and _has_tie(angle, order, j):
+                # crossings within rounding of each other (ties, or an entry whose cap and zero
+                # nearly coincide) may come in any order, so the state between them means nothing:
+                # score the point entry by entry instead
+                h_A, h_B, h_K, _ = _state_at(x, y, size, kind, lam, tau, c, s)
+                value = smooth + (a + h_A) * c + (b + h_B) * s + h_K
             elif kind == L0_KIND:
                 value -= lam * _zeros_at_crossing(x, y, size, owner, angle, order, j, c, s)
             elif kind == NONNEG_KIND:

@@ -14,7 +14,7 @@ from obcd_lite import (L0, L1, CappedL1, NonNeg, Penalty, Zero, brute_force_2x2,
                        solve_2x2_full)
 from obcd_lite.penalties import snap_zeros
 from obcd_lite.reference import objective_at
-from obcd_lite.sweep import CAPPED_KIND, L1_KIND, sweep_2x2
+from obcd_lite.sweep import CAPPED_KIND, L1_KIND, _crossings, _entries, sweep_2x2
 
 PENALTIES = {"zero": lambda lam: Zero(), "l1": L1, "l0": L0, "capped": lambda lam: CappedL1(lam, 0.3),
              "nonneg": lambda lam: NonNeg()}
@@ -136,3 +136,39 @@ def test_h_zero_scalar_Q_is_minus_polar():
         U, _, Wt = np.linalg.svd(P)
         V = solve_2x2_full(1.5 * np.eye(4), P, np.eye(2)).V
         assert np.allclose(V, -U @ Wt, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind, lam, tau", [(L1_KIND, 0.5, 0.0), (CAPPED_KIND, 0.5, 0.3), (CAPPED_KIND, 0.5, 1e-9)])
+def test_crossings_are_where_the_entries_vanish_or_reach_the_cap(kind, lam, tau):
+    """Each crossing's (cos, sin) is the point at its angle, and there its owner entry is 0 or +-tau."""
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        Z = rng.standard_normal((2, 5)) * rng.choice([0.1, 1.0, 10.0])
+        for k in (0, 1):
+            x, y = _entries(Z, k)
+            size = np.hypot(x, y)
+            angle, cos_sin, owner, _ = _crossings(x, y, size, kind, lam, tau)
+            assert np.allclose(cos_sin[:, 0], np.cos(angle), atol=1e-13)
+            assert np.allclose(cos_sin[:, 1], np.sin(angle), atol=1e-13)
+            u = np.abs(x[owner[:-1]] * cos_sin[:-1, 0] + y[owner[:-1]] * cos_sin[:-1, 1])
+            assert np.all((u <= 1e-13 * size[owner[:-1]]) | (np.abs(u - tau) <= 1e-12 * size[owner[:-1]]))
+            assert owner[-1] == -1 and angle[-1] == np.pi  # theta = pi closes the list
+
+
+@pytest.mark.parametrize("instance", [
+    # np.roots loses the roots near t = 1 next to one near infinity; Newton polishing restores them
+    (np.diag([1e4, 0.0, 0.0, 1e4]), np.array([[1.0, 0.5000000000000001], [0.5, 1.0]]), np.eye(2), Zero(), "rot"),
+    # a subnormal leading coefficient must not overflow the companion matrix
+    (np.diag([1.0, 0.0, 0.0, 1.0]), np.array([[0.0, 1e-310], [0.0, 0.0]]), np.eye(2), Zero(), "both"),
+    # tau / |Z| = 1e-16: the caps and the zeros of an entry coincide to rounding
+    (np.eye(4), np.array([[0.25, 0.0], [0.0, 0.25]]), np.array([[1.0], [0.0]]), CappedL1(2.0, 1e-16), "both"),
+    (np.eye(4), np.array([[0.25, 0.0], [0.0, 0.25]]), np.array([[1e8], [0.0]]), CappedL1(2e-8, 1e-8), "both"),
+])
+def test_numerically_hard_instances(instance):
+    """Found by an adversarial review of the sweep; each once returned a point that was not the minimum."""
+    Qt, P, Z, h, branches = instance
+    sol = solve_2x2_full(Qt, P, Z, h, branches=branches)
+    names = ("rot", "ref") if branches == "both" else (branches,)
+    bf = brute_force_2x2(Qt, P, Z, h, branches=names)
+    assert sol.value <= bf.value + 1e-9 * max(1.0, abs(bf.value))
+    assert sol.value == pytest.approx(float(objective_at(Qt, P, Z, h, sol.V)), rel=1e-9, abs=1e-12)
