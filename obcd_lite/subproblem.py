@@ -433,10 +433,13 @@ def _solve_2x2(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTwoSolution
     a, b, cq, d, e = coef[k]
     value = a * c + b * s + cq * c * c + d * c * s + e * s * s + h(VZ)
     if not h.continuous and first == 0:
-        # keep X when a rounding tie at a constraint boundary would make the rows worse than V = I
-        stay = coef[0][0] + coef[0][2]  # the smooth part at V = I; h(Z) >= 0 is added only if it can matter
+        # V = I where h jumps: its rows are Z with the zeros to rounding made exact (which can beat
+        # every crossing when two entries of Z sit within rounding of 0), or a rounding tie at a
+        # constraint boundary can make the found rows worse than staying
+        stay = coef[0][0] + coef[0][2]  # the smooth part at V = I; h >= 0 is added only if it can matter
         if value > stay:
-            stay += h(Z)
+            rows = snap_zeros(Z, Z)
+            stay += h(rows)
             if value > stay:
-                VZ, value, k, c, s = Z.copy(), stay, 0, 1.0, 0.0
+                VZ, value, k, c, s = rows, stay, 0, 1.0, 0.0
     return _solution(k, c, s, VZ, value)

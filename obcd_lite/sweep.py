@@ -21,15 +21,20 @@ constant (A_h, B_h, K), and each crossing changes them by a known step:
 * X >= 0: h is 0 on arcs where no entry is negative and +inf elsewhere (a count of negative
   entries is swept along).
 
+The state on the first arc is evaluated entry by entry at the middle of the longest arc and
+carried back by the steps in between, so it agrees with the sorted order whatever atan2 rounds.
+
 The global minimum is among (i) every crossing and theta = pi, each scored exactly (for l0
 every entry zero there drops out, ties included; for X >= 0 the point is checked entry by
-entry), and (ii) the stationary points inside the arcs: -(A, B) / hypot(A, B) when the
+entry; where crossings tie to within 1e-9 their order is arbitrary, so the point is scored
+entry by entry), and (ii) the stationary points inside the arcs: -(A, B) / hypot(A, B) when the
 quadratic part is constant (Qt = varsigma I, where the paper's quartic degenerates), otherwise
 the real parts of the roots of the quartic in t = tan(theta / 2)
 
     (d - B) t^4 + (4w - 2A) t^3 - 6d t^2 - (2A + 4w) t + (B + d) = 0,
 
-which is g'(theta) (1 + t^2)^2 = 0 (theta = pi, t = infinity, is candidate (i)). Quartics are
+which is g'(theta) (1 + t^2)^2 = 0 (theta = pi, t = infinity, is candidate (i)), each root
+polished by Newton's method on g'(theta). Quartics are
 solved only on arcs whose lower bound beats the best value so far, most promising arc first;
 the bound is the larger of the arc-wise minima of the linear and the quadratic part added, and
 the smaller end value minus M L^2 / 8 (|g''| <= M on an arc of length L). A root that is not a stationary
@@ -394,6 +399,21 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
                 N += int(step[o, 3])
             if value < best:
                 best, best_k, best_c, best_s = value, k, c, s
+            if not varying and j + 1 < m and _has_tie(angle, order, j):
+                # where h jumps, a point between two tied crossings can have both entries within
+                # rounding of 0 although neither crossing has: score the midpoint entry by entry
+                o_next = order[j + 1]
+                c_mid, s_mid = c + cos_sin[o_next, 0], s + cos_sin[o_next, 1]
+                norm = math.hypot(c_mid, s_mid)
+                if norm > 0.0:
+                    c_mid, s_mid = c_mid / norm, s_mid / norm
+                    value = e + a * c_mid + b * s_mid + c_mid * (w * c_mid + d * s_mid)
+                    if kind == L0_KIND:
+                        value += lam * (live - _count_zeros(x, y, size, c_mid, s_mid))
+                    elif kind == NONNEG_KIND and not _is_nonnegative(x, y, size, c_mid, s_mid):
+                        value = np.inf
+                    if value < best:
+                        best, best_k, best_c, best_s = value, k, c_mid, s_mid
         arc[m, 0], arc[m, 1], arc[m, 2], arc[m, 3] = A, B, K, N
 
         # Pass 2: stationary points inside the arcs.

@@ -5,6 +5,8 @@ candidates of the vectorized search. The two are independent implementations of 
 t = tan(theta/2) roots here, t = tan(theta) pieces and quartics there), so agreeing on random
 instances, ties and both single branches is a real check; the brute force decides.
 """
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -13,7 +15,7 @@ from hypothesis import strategies as st
 from obcd_lite import (L0, L1, CappedL1, NonNeg, Penalty, Zero, brute_force_2x2, candidate_set, count_nonzeros,
                        solve_2x2_full)
 from obcd_lite.penalties import snap_zeros
-from obcd_lite.reference import objective_at
+from obcd_lite.reference import kink_angles, objective_at, objective_on_circle
 from obcd_lite.sweep import CAPPED_KIND, L1_KIND, _crossings, _entries, sweep_2x2
 
 PENALTIES = {"zero": lambda lam: Zero(), "l1": L1, "l0": L0, "capped": lambda lam: CappedL1(lam, 0.3),
@@ -172,3 +174,43 @@ def test_numerically_hard_instances(instance):
     bf = brute_force_2x2(Qt, P, Z, h, branches=names)
     assert sol.value <= bf.value + 1e-9 * max(1.0, abs(bf.value))
     assert sol.value == pytest.approx(float(objective_at(Qt, P, Z, h, sol.V)), rel=1e-9, abs=1e-12)
+
+
+def _fine_minimum(Qt, P, Z, h, branch):
+    """The objective on a comb of angles 2.5e-16 apart around every kink: the points where two entries
+    are both within rounding of 0 (and so count as zeros) although neither kink shows it."""
+    offsets = np.arange(-60, 61) * 2.5e-16
+    kinks = kink_angles(Z, h, branch)
+    return np.min(objective_on_circle(Qt, P, Z, h, branch, (kinks[:, None] + offsets).ravel()))
+
+
+@pytest.mark.parametrize("gap", [8e-15, 1e-14, 1.2e-14, 1.4e-14])
+def test_l0_point_between_tied_zeros(gap):
+    """Two columns gap rad apart: at each one's zero the other entry is ~gap (not a zero to rounding),
+    between them both are; that midpoint is the minimum of the objective as the package defines it."""
+    Z = np.array([[1.0, math.cos(gap)], [0.0, math.sin(gap)]])
+    sol = solve_2x2_full(np.eye(4), np.zeros((2, 2)), Z, L0(1.0))
+    best = min(_fine_minimum(np.eye(4), np.zeros((2, 2)), Z, L0(1.0), b) for b in ("rot", "ref"))
+    assert sol.value <= best + 1e-12
+
+
+@pytest.mark.parametrize("Qt, P, Z, lam", [
+    (np.eye(4), np.array([[-0.25, 0.05], [0.0, -0.25]]), np.array([[1.0, -6e-15], [-6e-15, 1.0]]), 1.0),
+    (np.diag([1.34, -1.07, 2.81, -2.81]), np.array([[0.011, -0.014], [0.004, -0.023]]),
+     np.array([[0.5, 1.0], [-3e-15, 3e-15]]), 1e6),
+])
+def test_l0_staying_cleans_rows_that_are_zero_to_rounding(Qt, P, Z, lam):
+    """Entries of Z within rounding of 0 are zeros at V = I, so staying can beat every crossing;
+    solve_2x2 must then return V = I with those entries exactly 0.0."""
+    sol = solve_2x2_full(Qt, P, Z, L0(lam))
+    assert sol.value <= float(objective_at(Qt, P, Z, L0(lam), np.eye(2))) + 1e-9 * max(1.0, abs(sol.value))
+    assert sol.value == pytest.approx(float(objective_at(Qt, P, Z, L0(lam), sol.V)), rel=1e-12)
+
+
+def test_nonneg_feasible_only_between_two_tied_zeros():
+    Z = np.array([[1.0, -1e-14], [0.0, 1.0]])
+    P = np.array([[0.3, 0.1], [-0.2, 0.4]])
+    sol = solve_2x2_full(np.eye(4), P, Z, NonNeg(), branches="rot")
+    witness = float(objective_at(np.eye(4), P, Z, NonNeg(), np.array([[math.cos(3e-15), math.sin(3e-15)],
+                                                                        [-math.sin(3e-15), math.cos(3e-15)]])))
+    assert np.isfinite(witness) and sol.value <= witness + 1e-9
