@@ -156,6 +156,18 @@ def _crossings(x, y, size, kind, lam, tau):
 
 
 @njit(cache=True)
+def _add(total, carry, term):
+    """Compensated (Neumaier) summation: total + carry tracks the sum to ~eps of its own size, even
+    after steps of lam ||Z_j|| many orders above the coefficients of P that they leave behind."""
+    t = total + term
+    if abs(total) >= abs(term):
+        carry += (total - t) + term
+    else:
+        carry += (term - t) + total
+    return t, carry
+
+
+@njit(cache=True)
 def _state_at(x, y, size, kind, lam, tau, c, s):
     """(A_h, B_h, K, negatives) of h at the point (c, s), entry by entry (zeros to rounding count as 0)."""
     A = B = K = 0.0
@@ -189,13 +201,14 @@ def _start_state(x, y, size, kind, lam, tau, angle, order, step):
             longest, gap = j, angle[order[j]] - angle[order[j - 1]]
     middle = angle[order[longest]] - 0.5 * gap
     A, B, K, N = _state_at(x, y, size, kind, lam, tau, math.cos(middle), math.sin(middle))
+    carry_A = carry_B = carry_K = 0.0
     for j in range(longest):  # undo the crossings between the first arc and the longest one
         o = order[j]
-        A -= step[o, 0]
-        B -= step[o, 1]
-        K -= step[o, 2]
+        A, carry_A = _add(A, carry_A, -step[o, 0])
+        B, carry_B = _add(B, carry_B, -step[o, 1])
+        K, carry_K = _add(K, carry_K, -step[o, 2])
         N -= int(step[o, 3])
-    return A, B, K, N
+    return A + carry_A, B + carry_B, K + carry_K, N
 
 
 @njit(cache=True)
@@ -359,11 +372,10 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
         angle, cos_sin, owner, step = _crossings(x, y, size, kind, lam, tau)
         m = angle.size
         order = np.argsort(angle)
-        A, B, K, N = _start_state(x, y, size, kind, lam, tau, angle, order, step)
-        A += a
-        B += b
-        if kind == L0_KIND:
-            K = lam * live
+        A_h, B_h, K_h, N = _start_state(x, y, size, kind, lam, tau, angle, order, step)
+        A, carry_A = _add(a, 0.0, A_h)
+        B, carry_B = _add(b, 0.0, B_h)
+        K, carry_K = (lam * live if kind == L0_KIND else K_h), 0.0
 
         # Pass 1: score every crossing; record each arc's data and end points.
         arc = np.empty((m + 1, 4))                   # A, B, K, negatives on arc j = [ends[j], ends[j + 1]]
@@ -376,13 +388,13 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
             o = order[j]
             theta = angle[o]
             c, s = cos_sin[o, 0], cos_sin[o, 1]
-            arc[j, 0], arc[j, 1], arc[j, 2], arc[j, 3] = A, B, K, N
+            arc[j, 0], arc[j, 1], arc[j, 2], arc[j, 3] = A + carry_A, B + carry_B, K + carry_K, N
             ends[j + 1], cos_end[j + 1], sin_end[j + 1] = theta, c, s
             smooth = e + c * (w * c + d * s)
-            value = smooth + A * c + B * s + K      # from the arc before
-            A += step[o, 0]
-            B += step[o, 1]
-            K += step[o, 2]
+            value = smooth + arc[j, 0] * c + arc[j, 1] * s + arc[j, 2]      # from the arc before
+            A, carry_A = _add(A, carry_A, step[o, 0])
+            B, carry_B = _add(B, carry_B, step[o, 1])
+            K, carry_K = _add(K, carry_K, step[o, 2])
             if varying and _has_tie(angle, order, j):
                 # crossings within rounding of each other (ties, or an entry whose cap and zero
                 # nearly coincide) may come in any order, so the state between them means nothing:
@@ -399,13 +411,21 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
                 N += int(step[o, 3])
             if value < best:
                 best, best_k, best_c, best_s = value, k, c, s
-            if not varying and j + 1 < m and _has_tie(angle, order, j):
-                # where h jumps, a point between two tied crossings can have both entries within
-                # rounding of 0 although neither crossing has: score the midpoint entry by entry
-                o_next = order[j + 1]
-                c_mid, s_mid = c + cos_sin[o_next, 0], s + cos_sin[o_next, 1]
-                norm = math.hypot(c_mid, s_mid)
-                if norm > 0.0:
+            if not varying and _has_tie(angle, order, j):
+                # Where h jumps, a point between tied crossings can have several entries within
+                # rounding of 0 (each zero is a window of half-width _ZERO_TOL rad) although no
+                # single crossing has: the windows of a group overlap where its two extreme
+                # crossings' do, so the midpoint of every such pair is scored entry by entry.
+                for ahead in range(1, m):
+                    o_next = order[(j + ahead) % m]
+                    gap = abs(angle[o_next] - theta)
+                    gap = min(gap, _TWO_PI - gap)
+                    if gap > 2.0 * _ZERO_TOL:
+                        break
+                    if gap == 0.0:
+                        continue  # the same point: scored above, ties included
+                    c_mid, s_mid = c + cos_sin[o_next, 0], s + cos_sin[o_next, 1]
+                    norm = math.hypot(c_mid, s_mid)
                     c_mid, s_mid = c_mid / norm, s_mid / norm
                     value = e + a * c_mid + b * s_mid + c_mid * (w * c_mid + d * s_mid)
                     if kind == L0_KIND:
@@ -414,7 +434,7 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
                         value = np.inf
                     if value < best:
                         best, best_k, best_c, best_s = value, k, c_mid, s_mid
-        arc[m, 0], arc[m, 1], arc[m, 2], arc[m, 3] = A, B, K, N
+        arc[m, 0], arc[m, 1], arc[m, 2], arc[m, 3] = A + carry_A, B + carry_B, K + carry_K, N
 
         # Pass 2: stationary points inside the arcs.
         if not varying:

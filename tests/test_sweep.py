@@ -207,10 +207,36 @@ def test_l0_staying_cleans_rows_that_are_zero_to_rounding(Qt, P, Z, lam):
     assert sol.value == pytest.approx(float(objective_at(Qt, P, Z, L0(lam), sol.V)), rel=1e-12)
 
 
-def test_nonneg_feasible_only_between_two_tied_zeros():
-    Z = np.array([[1.0, -1e-14], [0.0, 1.0]])
+@pytest.mark.parametrize("Z, theta", [
+    (np.array([[1.0, -1e-14], [0.0, 1.0]]), 3e-15),
+    # three tied zeros on both sides of theta = 0 (the sorted crossings wrap around 2 pi there)
+    (np.array([[0.0, 0.5, 0.0], [0.499999999999994, -6e-15, 0.5]]), -5e-15),
+])
+def test_nonneg_feasible_only_between_tied_zeros(Z, theta):
     P = np.array([[0.3, 0.1], [-0.2, 0.4]])
     sol = solve_2x2_full(np.eye(4), P, Z, NonNeg(), branches="rot")
-    witness = float(objective_at(np.eye(4), P, Z, NonNeg(), np.array([[math.cos(3e-15), math.sin(3e-15)],
-                                                                        [-math.sin(3e-15), math.cos(3e-15)]])))
+    witness = float(objective_at(np.eye(4), P, Z, NonNeg(), np.array([[math.cos(theta), math.sin(theta)],
+                                                                        [-math.sin(theta), math.cos(theta)]])))
     assert np.isfinite(witness) and sol.value <= witness + 1e-9
+
+
+@pytest.mark.parametrize("Qt, P, Z, h", [
+    # lam ||Z_j|| = 1e16 >> |P| = 200: plain running sums of the pieces round P's digits away
+    (1.5 * np.eye(4), np.array([[160.33485608973945, -139.18602237784665], [139.18602237784665, 160.33485608973945]]),
+     np.array([[1e8], [0.0]]), CappedL1(1e8, 1e-6)),
+    (np.diag([1.5, 1.0, 1.2, 1.7]),
+     np.array([[160.33485608973945, -139.18602237784665], [139.18602237784665, 160.33485608973945]]),
+     np.array([[1e8], [0.0]]), CappedL1(1e8, 1e-6)),
+    (np.array([[3.88930104381638, -2.1429432859049493, 2.8108879149026724, 1.8400492020896868],
+               [-2.1429432859049493, 3.449423400556921, -2.4796429982868906, -2.092081185927073],
+               [2.8108879149026724, -2.4796429982868906, 4.071306466251943, 4.643541198091285],
+               [1.8400492020896868, -2.092081185927073, 4.643541198091285, 12.614041660923325]]),
+     np.array([[-1.6816979116794113, 2.661857902127192], [0.9962883686056045, -1.0558596492114234]]),
+     np.array([[-5.3557619694091916e+07, -2.6778809847045960e-09], [-1.4108669105626187e+08, -7.0543345528130930e-09]]),
+     CappedL1(1e8, 7.545507441600939e-15)),
+])
+def test_steps_far_above_P_keep_its_digits(Qt, P, Z, h):
+    """Compensated sums keep the pieces exact enough when lam ||Z_j|| exceeds |P| by 1e14..1e16."""
+    sol = solve_2x2_full(Qt, P, Z, h, branches="rot")
+    bf = brute_force_2x2(Qt, P, Z, h, branches=("rot",))
+    assert sol.value <= bf.value + 1e-9 * max(1.0, abs(bf.value))
