@@ -432,10 +432,10 @@ def _solve_2x2(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTwoSolution
     # to cancellation when |Z| >> tau, and l0 / X >= 0 jump at zeros).
     a, b, cq, d, e = coef[k]
     value = a * c + b * s + cq * c * c + d * c * s + e * s * s + h(VZ)
-    if not h.continuous and first == 0:
-        # V = I where h jumps: its rows are Z with the zeros to rounding made exact (which can beat
-        # every crossing when two entries of Z sit within rounding of 0), or a rounding tie at a
-        # constraint boundary can make the found rows worse than staying
+    if kind is None and not h.continuous and first == 0:
+        # V = I where h jumps (the sweep scores it itself): its rows are Z with the zeros to rounding
+        # made exact, which can beat every candidate of the vectorized search, and a rounding tie at
+        # a constraint boundary can make the rows it found worse than staying
         stay = coef[0][0] + coef[0][2]  # the smooth part at V = I; h >= 0 is added only if it can matter
         if value > stay:
             rows = snap_zeros(Z, Z)

@@ -376,6 +376,14 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
         A, carry_A = _add(a, 0.0, A_h)
         B, carry_B = _add(b, 0.0, B_h)
         K, carry_K = (lam * live if kind == L0_KIND else K_h), 0.0
+        if k == 0 and (kind == L0_KIND or kind == NONNEG_KIND):
+            # V = I: inside an arc, but where h jumps it is the point that keeps X (its entries within
+            # rounding of 0 count as zeros there), and the step it stands for is no step at all
+            value = e + a + w + (lam * (live - _count_zeros(x, y, size, 1.0, 0.0)) if kind == L0_KIND else 0.0)
+            if kind == NONNEG_KIND and not _is_nonnegative(x, y, size, 1.0, 0.0):
+                value = np.inf
+            if value < best:
+                best, best_k, best_c, best_s = value, 0, 1.0, 0.0
 
         # Pass 1: score every crossing; record each arc's data and end points.
         arc = np.empty((m + 1, 4))                   # A, B, K, negatives on arc j = [ends[j], ends[j + 1]]
