@@ -236,6 +236,18 @@ def _is_nonnegative(x, y, size, c, s):
 
 
 @njit(cache=True)
+def _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c, s):
+    """Problem (3) at (c, s) for h = 0, l0 or X >= 0 (one linear part on the whole circle), with h
+    evaluated entry by entry: l0 counts the zeros to rounding, X >= 0 checks every entry."""
+    value = e + a * c + b * s + c * (w * c + d * s)
+    if kind == L0_KIND:
+        value += lam * (live - _count_zeros(x, y, size, c, s))
+    elif kind == NONNEG_KIND and not _is_nonnegative(x, y, size, c, s):
+        value = np.inf
+    return value
+
+
+@njit(cache=True)
 def _window(angle, order, j):
     """The sorted positions within _TIE_WINDOW of crossing j on the circle: (first, count)."""
     m = order.size
@@ -379,9 +391,7 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
         if k == 0 and (kind == L0_KIND or kind == NONNEG_KIND):
             # V = I: inside an arc, but where h jumps it is the point that keeps X (its entries within
             # rounding of 0 count as zeros there), and the step it stands for is no step at all
-            value = e + a + w + (lam * (live - _count_zeros(x, y, size, 1.0, 0.0)) if kind == L0_KIND else 0.0)
-            if kind == NONNEG_KIND and not _is_nonnegative(x, y, size, 1.0, 0.0):
-                value = np.inf
+            value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, 1.0, 0.0)
             if value < best:
                 best, best_k, best_c, best_s = value, 0, 1.0, 0.0
 
@@ -435,11 +445,7 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
                     c_mid, s_mid = c + cos_sin[o_next, 0], s + cos_sin[o_next, 1]
                     norm = math.hypot(c_mid, s_mid)
                     c_mid, s_mid = c_mid / norm, s_mid / norm
-                    value = e + a * c_mid + b * s_mid + c_mid * (w * c_mid + d * s_mid)
-                    if kind == L0_KIND:
-                        value += lam * (live - _count_zeros(x, y, size, c_mid, s_mid))
-                    elif kind == NONNEG_KIND and not _is_nonnegative(x, y, size, c_mid, s_mid):
-                        value = np.inf
+                    value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c_mid, s_mid)
                     if value < best:
                         best, best_k, best_c, best_s = value, k, c_mid, s_mid
         arc[m, 0], arc[m, 1], arc[m, 2], arc[m, 3] = A + carry_A, B + carry_B, K + carry_K, N
@@ -449,11 +455,7 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
             # one linear part on the whole circle: its stationary points, each checked entry by entry
             for theta in _stationary_angles(a, b, w, d):
                 c, s = math.cos(theta), math.sin(theta)
-                value = e + a * c + b * s + c * (w * c + d * s)
-                if kind == L0_KIND:
-                    value += lam * (live - _count_zeros(x, y, size, c, s))
-                elif kind == NONNEG_KIND and not _is_nonnegative(x, y, size, c, s):
-                    value = np.inf
+                value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c, s)
                 if value < best:
                     best, best_k, best_c, best_s = value, k, c, s
             continue
