@@ -280,9 +280,10 @@ def _has_tie(angle, order, j):
 
 
 @njit(cache=True)
-def _zeros_at_crossing(x, y, size, owner, angle, order, j, c, s):
-    """``_count_zeros`` at crossing j, looking only at the entries that cross within the window."""
-    if not _has_tie(angle, order, j):
+def _zeros_at_crossing(x, y, size, owner, angle, order, j, tie, c, s):
+    """``_count_zeros`` at crossing j (``tie``: a neighbour is within the window), looking only at
+    the entries that cross within the window."""
+    if not tie:
         # the usual case: only this crossing's own entry, which (c, s) = (-y_i, x_i)/R_i (or its
         # negative) zeroes to within a few ulps of R_i, far inside the tolerance
         return 1 if owner[order[j]] >= 0 else 0
@@ -413,23 +414,24 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
             A, carry_A = _add(A, carry_A, step[o, 0])
             B, carry_B = _add(B, carry_B, step[o, 1])
             K, carry_K = _add(K, carry_K, step[o, 2])
-            if varying and _has_tie(angle, order, j):
+            tie = _has_tie(angle, order, j)
+            if varying and tie:
                 # crossings within rounding of each other (ties, or an entry whose cap and zero
                 # nearly coincide) may come in any order, so the state between them means nothing:
                 # score the point entry by entry instead
                 h_A, h_B, h_K, _ = _state_at(x, y, size, kind, lam, tau, c, s)
                 value = smooth + (a + h_A) * c + (b + h_B) * s + h_K
             elif kind == L0_KIND:
-                value -= lam * _zeros_at_crossing(x, y, size, owner, angle, order, j, c, s)
+                value -= lam * _zeros_at_crossing(x, y, size, owner, angle, order, j, tie, c, s)
             elif kind == NONNEG_KIND:
                 # feasible here only if every entry negative just before turns to zero here
-                crossing_here = _window(angle, order, j)[1] if _has_tie(angle, order, j) else 1
+                crossing_here = _window(angle, order, j)[1] if tie else 1
                 if N > crossing_here or not _is_nonnegative(x, y, size, c, s):
                     value = np.inf
                 N += int(step[o, 3])
             if value < best:
                 best, best_k, best_c, best_s = value, k, c, s
-            if not varying and _has_tie(angle, order, j):
+            if not varying and tie:
                 # Where h jumps, a point between tied crossings can have several entries within
                 # rounding of 0 (each zero is a window of half-width _ZERO_TOL rad) although no
                 # single crossing has: the windows of a group overlap where its two extreme
