@@ -27,6 +27,13 @@ ZERO_ULPS = 32.0
 EPS = np.finfo(float).eps
 _ROWS = {m: np.arange(m)[:, None] for m in (1, 2, 4)}  # row indices for take-along-rows indexing
 
+# The compiled sweep's codes for the penalties it knows (``subproblem.sweep``); None: use pieces().
+ZERO_KIND = 0
+L1_KIND = 1
+L0_KIND = 2
+CAPPED_KIND = 3
+NONNEG_KIND = 4
+
 
 def snap_zeros(VZ: np.ndarray, Z: np.ndarray) -> np.ndarray:
     """V Z with the entries that are zero to rounding (|.| <= ZERO_ULPS eps ||Z[:, j]||, for
@@ -44,15 +51,45 @@ def zero_at(x: np.ndarray, y: np.ndarray, t: np.ndarray) -> np.ndarray:
 
 
 class Penalty:
-    """Base class: a separable penalty given by its elementwise value."""
+    """Base class: a separable penalty given by its elementwise value.
+
+    A penalty owns everything the solvers and certificates need of it: its value, its pieces
+    along a line (the breakpoint search), its code for the compiled sweep (``sweep_kind``,
+    inherited by subclasses), its proximal map, a subgradient, and its limiting subdifferential
+    entry by entry as an interval.
+    """
 
     #: h(-u) == h(u) for every u; the breakpoint search then reuses its pieces.
     symmetric = True
     #: h(u / rho) is continuous in t, so a breakpoint's value is its left piece's limit.
     continuous = True
+    #: The compiled sweep's code for this penalty, or None (then the search uses ``pieces``).
+    sweep_kind: int | None = None
+
+    def kink_levels(self) -> tuple[float, ...]:
+        """The values u where the elementwise h is not smooth (a brute force samples them)."""
+        return (0.0,)
+
+    def sweep_params(self) -> tuple[float, float]:
+        """``(lam, tau)`` as the compiled sweep reads them."""
+        return float(getattr(self, "lam", 0.0)), float(getattr(self, "tau", 0.0))
 
     def elementwise(self, U: np.ndarray) -> np.ndarray:
         raise NotImplementedError
+
+    def prox(self, M, t: float) -> np.ndarray:
+        """argmin_U h(U) + ||U - M||_F^2 / (2 t), entry by entry (t > 0)."""
+        raise NotImplementedError(f"{type(self).__name__} has no proximal map")
+
+    def subgradient(self, M) -> np.ndarray:
+        """One element of the limiting subdifferential of h at M (the one of least norm)."""
+        lo, hi = self.subdifferential(M)
+        return np.clip(0.0, lo, hi)
+
+    def subdifferential(self, M) -> tuple[np.ndarray, np.ndarray]:
+        """The limiting subdifferential of h at M entry by entry: arrays ``lo <= hi`` with
+        (dh(M))_ij = [lo_ij, hi_ij] (infinite ends allowed). Raises where h(M) = inf."""
+        raise NotImplementedError(f"{type(self).__name__} has no subdifferential")
 
     def __call__(self, M) -> float:
         return float(self.elementwise(np.asarray(M, dtype=float)).sum())
@@ -88,6 +125,8 @@ def _constant(m: int, gamma=0.0):
 class Zero(Penalty):
     """h = 0: the smooth problem."""
 
+    sweep_kind = ZERO_KIND
+
     def elementwise(self, U):
         return np.zeros_like(U)
 
@@ -99,6 +138,17 @@ class Zero(Penalty):
 
     def pieces(self, x, y):
         return np.empty((x.shape[0], 0)), *_constant(x.shape[0])
+
+    def kink_levels(self) -> tuple[float, ...]:
+        return ()
+
+    def prox(self, M, t: float) -> np.ndarray:
+        _check_step(t)
+        return np.array(M, dtype=float)
+
+    def subdifferential(self, M):
+        zeros = np.zeros(np.shape(M))
+        return zeros, zeros.copy()
 
     @property
     def is_zero(self) -> bool:
@@ -112,12 +162,25 @@ class L0(Penalty):
     """h(X) = lam * ||X||_0, counting entries that are exactly nonzero."""
 
     continuous = False
+    sweep_kind = L0_KIND
 
     def __init__(self, lam: float):
         self.lam = check_nonnegative(lam, "lam")
 
     def elementwise(self, U):
         return self.lam * (U != 0)
+
+    def prox(self, M, t: float) -> np.ndarray:
+        """Hard thresholding: keep M_ij where M_ij^2 > 2 lam t (a tie keeps 0)."""
+        M = np.asarray(M, dtype=float)
+        return np.where(M * M > 2.0 * self.lam * _check_step(t), M, 0.0)
+
+    def subdifferential(self, M):
+        # Away from 0 h is locally constant; at 0 the limiting subdifferential is the whole line
+        # (lam > 0; for lam = 0 it is {0}).
+        M = np.asarray(M, dtype=float)
+        free = (M == 0) & (self.lam > 0)
+        return np.where(free, -np.inf, 0.0), np.where(free, np.inf, 0.0)
 
     def __call__(self, M) -> float:
         return float(self.lam * np.count_nonzero(M))
@@ -141,11 +204,22 @@ class L0(Penalty):
 class L1(Penalty):
     """h(X) = lam * ||X||_1."""
 
+    sweep_kind = L1_KIND
+
     def __init__(self, lam: float):
         self.lam = check_nonnegative(lam, "lam")
 
     def elementwise(self, U):
         return self.lam * np.abs(U)
+
+    def prox(self, M, t: float) -> np.ndarray:
+        """Soft thresholding by lam t."""
+        M = np.asarray(M, dtype=float)
+        return np.sign(M) * np.maximum(np.abs(M) - self.lam * _check_step(t), 0.0)
+
+    def subdifferential(self, M):
+        M = np.asarray(M, dtype=float)
+        return np.where(M == 0, -self.lam, self.lam * np.sign(M)), np.where(M == 0, self.lam, self.lam * np.sign(M))
 
     def __call__(self, M) -> float:
         return self.lam * float(np.abs(M).sum())
@@ -179,12 +253,46 @@ class L1(Penalty):
 class CappedL1(Penalty):
     """h(X) = lam * sum_ij min(|X_ij|, tau), tau > 0."""
 
+    sweep_kind = CAPPED_KIND
+
     def __init__(self, lam: float, tau: float):
         self.lam = check_nonnegative(lam, "lam")
         self.tau = check_nonnegative(tau, "tau", strict=True)
 
     def elementwise(self, U):
         return self.lam * np.minimum(np.abs(U), self.tau)
+
+    def kink_levels(self) -> tuple[float, ...]:
+        return (0.0, self.tau, -self.tau)
+
+    def prox(self, M, t: float) -> np.ndarray:
+        """The better of the two pieces' minimizers: soft thresholding kept inside |u| <= tau,
+        and M pushed out to |u| >= tau (where h is the constant lam tau); a tie keeps the inner one."""
+        M = np.asarray(M, dtype=float)
+        t = _check_step(t)
+        inner = np.sign(M) * np.minimum(np.maximum(np.abs(M) - self.lam * t, 0.0), self.tau)
+        outer = np.sign(M) * np.maximum(np.abs(M), self.tau)
+        outer = np.where(M == 0, self.tau, outer)
+
+        def cost(U):
+            return self.elementwise(U) + (U - M) ** 2 / (2.0 * t)
+
+        return np.where(cost(outer) < cost(inner), outer, inner)
+
+    def subdifferential(self, M):
+        """Inside the cap lam sign(u) ([-lam, lam] at 0), outside 0. At |u| = tau the limiting
+        subdifferential is the two-point set {0, lam sign(u)}; its hull [min, max] is returned
+        there (the Clarke subdifferential), so a distance computed from it is a lower bound."""
+        M = np.asarray(M, dtype=float)
+        A = np.abs(M)
+        sg = self.lam * np.sign(M)
+        lo = np.where(A < self.tau, sg, 0.0)
+        hi = lo.copy()
+        at_zero = M == 0
+        lo[at_zero], hi[at_zero] = -self.lam, self.lam
+        kink = A == self.tau
+        lo[kink], hi[kink] = np.minimum(sg[kink], 0.0), np.maximum(sg[kink], 0.0)
+        return lo, hi
 
     def cap_crossings(self, x, y) -> np.ndarray:
         """t with |x_i + t y_i| = tau sqrt(1 + t^2): roots of (y^2 - tau^2) t^2 + 2xy t + x^2 - tau^2."""
@@ -232,9 +340,23 @@ class NonNeg(Penalty):
 
     symmetric = False
     continuous = False
+    sweep_kind = NONNEG_KIND
 
     def elementwise(self, U):
         return np.where(U >= 0, 0.0, np.inf)
+
+    def prox(self, M, t: float) -> np.ndarray:
+        """Projection onto X >= 0."""
+        _check_step(t)
+        return np.maximum(np.asarray(M, dtype=float), 0.0)
+
+    def subdifferential(self, M):
+        """The normal cone of X >= 0: {0} where M > 0, (-inf, 0] where M = 0."""
+        M = np.asarray(M, dtype=float)
+        if np.any(M < 0):
+            bad = tuple(int(i) for i in np.argwhere(M < 0)[0])
+            raise ValueError(f"h = NonNeg() is +inf at M (entry {bad} = {M[bad]:.3e} < 0): no subdifferential")
+        return np.where(M == 0, -np.inf, 0.0), np.zeros_like(M)
 
     def pieces(self, x, y):
         # x + t y >= 0  <=>  lb <= t <= ub, lb = max_{y_i>0} -x_i/y_i, ub = min_{y_i<0} -x_i/y_i;
@@ -260,6 +382,11 @@ class NonNeg(Penalty):
 
     def __repr__(self) -> str:
         return "NonNeg()"
+
+
+def _check_step(t) -> float:
+    t = check_nonnegative(t, "t", strict=True)
+    return t
 
 
 def count_nonzeros(M, tol: float = 0.0) -> int:

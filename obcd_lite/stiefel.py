@@ -9,16 +9,44 @@ import numpy as np
 from .validation import as_matrix, check_stiefel
 
 
+#: The two circles of O(2) (Lemma 2.4), in the order the solvers index them (0: rot, 1: ref).
+BRANCHES = ("rot", "ref")
+
+
+def branch_from_cos_sin(branch, c, s) -> np.ndarray:
+    """rot or ref (``branch`` by name or index 0/1) with (cos theta, sin theta) = (c, s):
+    rot = [[c, s], [-s, c]], ref = [[-c, s], [s, c]] (Lemma 2.4). Arrays of (c, s) give shape
+    c.shape + (2, 2)."""
+    if branch in (0, "rot"):
+        rows = [[c, s], [-s, c]]
+    elif branch in (1, "ref"):
+        rows = [[-c, s], [s, c]]
+    else:
+        raise ValueError(f"branch must be 'rot' or 'ref', got {branch!r}")
+    M = np.array(rows, dtype=float)
+    return M if M.ndim == 2 else np.moveaxis(M, (0, 1), (-2, -1))
+
+
+def branch_matrix(branch, theta) -> np.ndarray:
+    """``rot(theta)`` or ``ref(theta)`` by name (or index); an array of angles gives shape theta.shape + (2, 2)."""
+    theta = np.asarray(theta, dtype=float)
+    return branch_from_cos_sin(branch, np.cos(theta), np.sin(theta))
+
+
 def rot(theta: float) -> np.ndarray:
-    """Givens rotation ``[[cos, sin], [-sin, cos]]`` (Lemma 2.4), det = +1."""
-    c, s = np.cos(theta), np.sin(theta)
-    return np.array([[c, s], [-s, c]])
+    """Givens rotation ``[[cos, sin], [-sin, cos]]`` (Lemma 2.4), det = +1 (an array of angles
+    gives shape (2, 2) + theta.shape)."""
+    return _leading(branch_matrix("rot", theta))
 
 
 def ref(theta: float) -> np.ndarray:
-    """Jacobi reflection ``[[-cos, sin], [sin, cos]]`` (Lemma 2.4), det = -1."""
-    c, s = np.cos(theta), np.sin(theta)
-    return np.array([[-c, s], [s, c]])
+    """Jacobi reflection ``[[-cos, sin], [sin, cos]]`` (Lemma 2.4), det = -1 (an array of angles
+    gives shape (2, 2) + theta.shape)."""
+    return _leading(branch_matrix("ref", theta))
+
+
+def _leading(M: np.ndarray) -> np.ndarray:
+    return M if M.ndim == 2 else np.moveaxis(M, (-2, -1), (0, 1))
 
 
 def angle_of(V: np.ndarray) -> tuple[str, float]:

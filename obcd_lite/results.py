@@ -1,0 +1,158 @@
+"""One result type for every solver, the step a callback sees, and the history recorder.
+
+Every solver of :mod:`obcd_lite.solvers` returns a :class:`Result` and records its history with a
+:class:`Recorder`, so the runs of different methods are timed, logged and stopped the same way:
+
+* the clock starts when the recorder is made (after input checks, before the first iteration) and
+  excludes the recorder's own logging (feasibility and sparsity of X are O(nr^2) to compute);
+* a history row is written at iteration 0, every ``log_every`` iterations and at the end;
+* the run stops at ``max_iter``, at ``time_limit`` seconds, when the callback returns True, or for
+  a solver-specific reason (a stationarity tolerance, a step size below its floor);
+* ``Result.F`` is F recomputed at the returned X, never a tracked or surrogate value.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from .penalties import count_nonzeros
+from .stiefel import feasibility
+from .validation import check_nonnegative
+
+#: The history columns every solver records.
+HISTORY_COLUMNS = ("iteration", "seconds", "F", "feasibility", "nnz")
+
+
+@dataclass(frozen=True)
+class Step:
+    """What a callback sees after an iteration.
+
+    ``X`` is a read-only view of the iterate (copy it to keep it): a callback cannot corrupt the
+    solver's state. ``B`` and ``V`` are the working set and the k x k factor of a block method
+    (None for the others); ``info`` holds solver-specific values (e.g. a step size).
+    """
+
+    iteration: int
+    X: np.ndarray
+    F: float
+    F_before: float
+    B: np.ndarray | None = None
+    V: np.ndarray | None = None
+    info: dict = field(default_factory=dict)
+
+    @property
+    def F_after(self) -> float:
+        """F after the step (the same as ``F``)."""
+        return self.F
+
+
+@dataclass
+class Result:
+    """What every solver returns.
+
+    Attributes
+    ----------
+    X : (n, r) array, the returned point.
+    F : F(X) = f(X) + h(X) recomputed at X (for an infeasible method, see its docstring for which
+        point on St(n, r) it returns).
+    iterations : iterations done.
+    seconds : wall-clock time of the iterations (logging excluded).
+    stop_reason : "max_iter", "time_limit", "callback" or a solver-specific reason.
+    solver : the solver's name in :data:`obcd_lite.solvers.SOLVERS`.
+    history : dict of equal-length arrays with at least ``iteration, seconds, F, feasibility, nnz``.
+    info : solver-specific extras (e.g. the infeasible iterate of a splitting method).
+    """
+
+    X: np.ndarray
+    F: float
+    iterations: int
+    seconds: float
+    stop_reason: str
+    solver: str
+    history: dict = field(repr=False)
+    info: dict = field(default_factory=dict, repr=False)
+
+
+def check_budget(max_iter, time_limit, default_max_iter: int) -> tuple[int, float | None]:
+    """Validate the common stopping arguments; ``max_iter=None`` takes the solver's default."""
+    if max_iter is None:
+        max_iter = default_max_iter
+    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 0:
+        raise ValueError(f"max_iter must be a non-negative integer, got {max_iter!r}")
+    if time_limit is not None:
+        time_limit = check_nonnegative(time_limit, "time_limit", strict=True)
+    return int(max_iter), time_limit
+
+
+class Recorder:
+    """History, timing, time limit and callback of one run.
+
+    Parameters
+    ----------
+    solver : the solver's registry name (stored in the Result).
+    problem : the problem (``problem.F`` scores the returned point).
+    max_iter, time_limit : the budget (validated with :func:`check_budget`).
+    log_every : write a history row every this many iterations (>= 1).
+    callback : called with a :class:`Step` after every iteration; returning True stops the run.
+    columns : solver-specific history columns, filled through ``log(..., **extra)``.
+    """
+
+    def __init__(self, solver: str, problem, *, max_iter: int, time_limit: float | None, log_every: int,
+                 callback: Callable[[Step], Any] | None = None, columns: tuple[str, ...] = ()):
+        if isinstance(log_every, bool) or not isinstance(log_every, (int, np.integer)) or log_every < 1:
+            raise ValueError(f"log_every must be a positive integer, got {log_every!r}")
+        if callback is not None and not callable(callback):
+            raise TypeError(f"callback must be callable, got {type(callback).__name__}")
+        self.solver = solver
+        self.problem = problem
+        self.max_iter = max_iter
+        self.time_limit = time_limit
+        self.log_every = int(log_every)
+        self.callback = callback
+        self.history: dict[str, list] = {key: [] for key in (*HISTORY_COLUMNS, *columns)}
+        self._overhead = 0.0
+        self._start = time.perf_counter()
+
+    def elapsed(self) -> float:
+        """Seconds since the start, without the time spent logging."""
+        return time.perf_counter() - self._start - self._overhead
+
+    def out_of_time(self) -> bool:
+        return self.time_limit is not None and self.elapsed() >= self.time_limit
+
+    def log(self, iteration: int, X: np.ndarray, F: float, **extra) -> None:
+        """Append a history row (its cost is not counted in ``seconds``)."""
+        begin = time.perf_counter()
+        row = {"iteration": iteration, "seconds": begin - self._start - self._overhead, "F": float(F),
+               "feasibility": feasibility(X), "nnz": count_nonzeros(X), **extra}
+        for key, values in self.history.items():
+            values.append(row.get(key, np.nan))
+        self._overhead += time.perf_counter() - begin
+
+    def after_step(self, iteration: int, X: np.ndarray, F: float, F_before: float = np.nan,
+                   B=None, V=None, **info) -> str | None:
+        """Log if due, call the callback, check the clock; return a stop reason or None."""
+        if iteration % self.log_every == 0:
+            self.log(iteration, X, F, **{k: v for k, v in info.items() if k in self.history})
+        if self.callback is not None:
+            view = X.view()
+            view.flags.writeable = False
+            if self.callback(Step(iteration, view, float(F), float(F_before), B, V, info)):
+                return "callback"
+        if self.out_of_time():
+            return "time_limit"
+        return None
+
+    def result(self, X: np.ndarray, iterations: int, stop_reason: str, F_tracked: float | None = None,
+               info: dict | None = None) -> Result:
+        """Close the run: a last history row (if not written) and F recomputed at X."""
+        seconds = self.elapsed()
+        F = float(self.problem.F(X))
+        if not self.history["iteration"] or self.history["iteration"][-1] != iterations:
+            self.log(iterations, X, F if F_tracked is None else F_tracked)
+        return Result(X=X, F=F, iterations=int(iterations), seconds=seconds, stop_reason=stop_reason,
+                      solver=self.solver, history={k: np.asarray(v) for k, v in self.history.items()},
+                      info=info or {})

@@ -1,0 +1,32 @@
+"""Solvers for min f(X) + h(X) on St(n, r): one module per method, one signature, one Result.
+
+Every solver is called as ::
+
+    solver(problem, X0, *, max_iter=None, time_limit=None, rng=None, callback=None,
+           log_every=..., **options) -> Result
+
+and declines a problem it cannot handle with a ``NotImplementedError`` naming the penalty,
+before doing any work. :data:`SOLVERS` maps the registry names to the functions; the modules are
+``obcd_lite.solvers.<name>`` (``from obcd_lite import obcd`` is the function).
+"""
+from __future__ import annotations
+
+from .cayley import cayley_method
+from .obcd import obcd, working_sets
+
+#: Registry name -> solver function.
+SOLVERS = {
+    "obcd": obcd,
+    "cayley": cayley_method,
+}
+
+
+def get_solver(name: str):
+    """The solver registered as ``name``; an unknown name lists the valid ones."""
+    try:
+        return SOLVERS[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown solver {name!r}; valid names: {', '.join(sorted(SOLVERS))}") from None
+
+
+__all__ = ["SOLVERS", "get_solver", "obcd", "cayley_method", "working_sets"]

@@ -1,0 +1,182 @@
+"""The Cayley-transform feasible method of Wen & Yin (2013), the baseline of Appendix C.1.
+
+For a smooth f on St(n, r) with Euclidean gradient G = grad f(X), let W = G X^T - X G^T
+(skew-symmetric). The curve
+
+    Y(tau) = Q(tau) X,   Q(tau) = (I + tau/2 W)^{-1} (I - tau/2 W)            (Wen & Yin, eq. (7))
+
+stays on St(n, r) for every tau, and Y'(0) = -W X is a descent direction with
+dF/dtau(0) = -1/2 ||W||_F^2. Q(tau) is the Cayley transform of a skew matrix, so it is orthogonal
+with det Q(tau) = +1 (Lemma A.2 for n = 2; for any n the eigenvalues of Q come in conjugate pairs
+(1 - i tau w / 2) / (1 + i tau w / 2) of modulus 1, and a real one is +1). Hence
+det(X^{t+1}) = det(X^t) when n = r: a run started on the rotation circle of O(2) never reaches
+a reflection, which is the point of Appendix C.1.
+
+Step sizes: Barzilai-Borwein initial steps with Armijo backtracking (a monotone variant of
+Wen & Yin's Algorithm 2). For a nonsmooth h the method is a heuristic: the least-norm subgradient
+of h (``h.subgradient``) is added to G, and the run stops when the backtracking step falls below
+``tau_min``. Penalties without a useful subgradient (l0, whose subgradient is 0 almost everywhere,
+and the indicator X >= 0, which a Cayley curve does not keep) are declined.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ..penalties import L0, NonNeg
+from ..results import Recorder, Result, Step, check_budget
+from ..validation import as_matrix, check_nonnegative, check_stiefel
+
+#: max_iter when none is given.
+DEFAULT_MAX_ITER = 500
+_DECLINED = (L0, NonNeg)
+
+
+def cayley_matrix(W: np.ndarray, tau: float) -> np.ndarray:
+    """Q = (I + tau/2 W)^{-1} (I - tau/2 W), the Cayley transform of the skew matrix W (Lemma A.2)."""
+    W = as_matrix(W, "W")
+    if W.shape[0] != W.shape[1]:
+        raise ValueError(f"W must be square, got shape {W.shape}")
+    eye = np.eye(W.shape[0])
+    return np.linalg.solve(eye + 0.5 * tau * W, eye - 0.5 * tau * W)
+
+
+def cayley_step(X: np.ndarray, G: np.ndarray, tau: float) -> np.ndarray:
+    """Y(tau) = Q(tau) X with W = G X^T - X G^T (Wen & Yin, eq. (7)).
+
+    For n > 2r Wen & Yin's low-rank (Sherman-Morrison-Woodbury) form is used,
+    Y(tau) = X - tau U (I + tau/2 V^T U)^{-1} V^T X with U = [G, X], V = [X, -G],
+    so only a 2r x 2r system is solved.
+    """
+    n, r = X.shape
+    if n <= 2 * r:
+        W = G @ X.T - X @ G.T
+        return cayley_matrix(W, tau) @ X
+    U = np.hstack([G, X])
+    V = np.hstack([X, -G])
+    inner = np.eye(2 * r) + 0.5 * tau * (V.T @ U)
+    return X - tau * U @ np.linalg.solve(inner, V.T @ X)
+
+
+def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None,
+                  rng=None, callback: Callable[[Step], bool | None] | None = None, log_every: int = 1,
+                  tau0: float = 0.1, tol: float = 1e-8, armijo: float = 1e-4, shrink: float = 0.5,
+                  tau_min: float = 1e-12, subgradient_h: Callable[[np.ndarray], np.ndarray] | None = None,
+                  record_det: bool | None = None, keep_path: bool = False) -> Result:
+    """Run the Cayley-transform feasible method (Wen & Yin 2013, Appendix C.1) from ``X0``.
+
+    Parameters
+    ----------
+    problem : object with ``F(X)``, ``grad(X)`` (gradient of the smooth part) and ``h``.
+    X0 : (n, r) array on St(n, r).
+    max_iter : iteration budget (default 500); time_limit : seconds.
+    rng : accepted for the common solver signature; the method draws nothing.
+    callback : called with a :class:`~obcd_lite.results.Step` after every iteration (``info``
+        holds the step ``tau``); returning True stops.
+    log_every : history row every this many iterations (default 1: the runs are short).
+    tau0 : first step size; later ones are Barzilai-Borwein steps.
+    tol : stop when the Riemannian gradient norm ||W X||_F <= tol.
+    armijo, shrink : Armijo constant and backtracking factor, F(Y) <= F(X) - armijo tau ||W||^2 / 2.
+    tau_min : stop when backtracking needs a step below this (the nonsmooth case stalls at kinks).
+    subgradient_h : X -> an element of dh(X); default ``problem.h.subgradient``.
+    record_det : record det Q(tau) per step (Lemma A.2); default: when n <= 64.
+    keep_path : keep every iterate in ``result.info["path"]`` (for drawing trajectories).
+
+    Returns
+    -------
+    Result
+        ``solver = "cayley"``; history adds ``tau, grad_norm, det_Q`` (NaN where not recorded).
+    """
+    X = as_matrix(X0, "X0").copy()
+    check_stiefel(X, "X0")
+    n, r = X.shape
+    if subgradient_h is None and isinstance(problem.h, _DECLINED):
+        raise NotImplementedError(f"cayley_method does not handle h = {problem.h!r}: a Cayley curve does not keep "
+                                  "X >= 0, and the l0 subgradient is 0 almost everywhere (pass subgradient_h "
+                                  "to force a heuristic)")
+    for name, value in (("tau0", tau0), ("tol", tol), ("armijo", armijo), ("tau_min", tau_min)):
+        check_nonnegative(value, name, strict=name != "tol")
+    if not 0.0 < shrink < 1.0:
+        raise ValueError(f"shrink must lie in (0, 1), got shrink = {shrink!r}")
+    max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
+    subgradient_h = problem.h.subgradient if subgradient_h is None else subgradient_h
+    if record_det is None:
+        record_det = n <= 64
+
+    def gradient(Y):
+        return problem.grad(Y) + subgradient_h(Y)
+
+    rec = Recorder("cayley", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
+                   callback=callback, columns=("tau", "grad_norm", "det_Q"))
+    F = problem.F(X)
+    G = gradient(X)
+    path = [X.copy()] if keep_path else []
+    tau = float(tau0)
+    stop_reason = "max_iter"
+    it = 0
+    W = G @ X.T - X @ G.T
+    rec.log(0, X, F, grad_norm=float(np.linalg.norm(W @ X)))
+    for it in range(1, max_iter + 1):
+        riemannian_norm = float(np.linalg.norm(W @ X))
+        if riemannian_norm <= tol:
+            it -= 1
+            stop_reason = "tol"
+            break
+        decrease = 0.5 * float(np.sum(W * W))
+        while True:
+            Y = cayley_step(X, G, tau)
+            F_new = problem.F(Y)
+            if F_new <= F - armijo * tau * decrease or tau < tau_min:
+                break
+            tau *= shrink
+        if tau < tau_min:
+            it -= 1
+            stop_reason = "tau_min"
+            break
+        det_q = float(np.linalg.det(cayley_matrix(W, tau))) if record_det else np.nan
+        G_new = gradient(Y)
+        # Barzilai-Borwein step from the Riemannian gradients W X, as in Wen & Yin's Algorithm 2.
+        W_new = G_new @ Y.T - Y @ G_new.T
+        S, D = Y - X, W_new @ Y - W @ X
+        sd = abs(float(np.sum(S * D)))
+        tau_next = float(np.sum(S * S)) / sd if sd > 0 else tau0
+        F_before = F
+        X, F, G, W = Y, F_new, G_new, W_new
+        if keep_path:
+            path.append(X.copy())
+        reason = rec.after_step(it, X, F, F_before, tau=tau, grad_norm=float(np.linalg.norm(W @ X)), det_Q=det_q)
+        tau = min(max(tau_next, 1e-10), 1e10)
+        if reason is not None:
+            stop_reason = reason
+            break
+    return rec.result(X, it, stop_reason, F_tracked=F, info={"path": path})
+
+
+def cayley_symbolic() -> tuple:
+    """Lemma A.2 in sympy: (a, tau, Q) with Q = (I + tau/2 A)^{-1} (I - tau/2 A), A = [[0, a], [-a, 0]]."""
+    import sympy as sp
+
+    a, tau = sp.symbols("a tau", real=True)
+    A = sp.Matrix([[0, a], [-a, 0]])
+    eye = sp.eye(2)
+    return a, tau, sp.simplify((eye + tau / 2 * A).inv() * (eye - tau / 2 * A))
+
+
+def check_cayley_det(Q: "sympy.MatrixBase") -> bool:  # noqa: F821 (sympy is imported lazily)
+    """Exercise helper: ``Q`` must be the Cayley matrix of Lemma A.2 built in sympy from real
+    symbols ``a`` and ``tau``; checks that it is and that det(Q) simplifies to exactly 1.
+    """
+    import sympy as sp
+
+    if not isinstance(Q, sp.MatrixBase) or Q.shape != (2, 2):
+        raise TypeError(f"Q must be a 2x2 sympy Matrix, got {type(Q).__name__}")
+    _, _, reference = cayley_symbolic()
+    same = sp.simplify(Q - reference) == sp.zeros(2, 2)
+    det = sp.simplify(Q.det())
+    print(f"Q equals (I + tau/2 A)^(-1) (I - tau/2 A): {same}")
+    print(f"det(Q) simplifies to: {det}")
+    ok = bool(same and det == 1)
+    print("correct: det Q = 1 for every a and tau, so Q is a rotation" if ok else
+          "not yet: build Q from sympy.symbols('a tau', real=True) and simplify its det")
+    return ok

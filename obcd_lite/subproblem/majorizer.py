@@ -1,0 +1,59 @@
+"""The block data of problem (3) and the majorizer K(V; X, B) of eq. (11) — built here only.
+
+For a working set B of k rows with Z = X(B, :), Lemma 2.3(a) writes the majorizer as
+
+    K(V; X, B) = 1/2 vec(V)^T Qt vec(V) + <V, P> + h(V Z) + const,
+    Qt = Q + alpha I,   P = [grad f(X) X^T]_BB - mat(Q vec(I_k)) - alpha I_k,
+
+with Q from eq. (9) ("exact") or eq. (10) ("scalar"). Every caller (the OBCD driver, the BS_k
+certificates, the 2x2 teaching examples) gets (Qt, P, Z) from :func:`block_data` and values of K
+from :func:`majorizer_value`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..stiefel import polar
+from ..validation import as_matrix
+
+#: The Q choices of eqs. (9) and (10).
+Q_CHOICES = ("exact", "scalar")
+_IDENTITIES = {k: (np.eye(k), np.eye(k * k)) for k in range(2, 9)}
+
+
+def block_data(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
+    """Problem (3) for the block B at X (Lemma 2.3(a)): ``(Qt, P, Z, G_B)``.
+
+    Parameters
+    ----------
+    problem : QuadraticProblem (``exact_Q``, ``scalar_Q``).
+    X : (n, r) point; G : grad f(X).
+    B : k row indices.
+    alpha : the proximal parameter of eq. (11).
+    Q : "exact" (eq. (9)) or "scalar" (eq. (10)).
+    """
+    k = len(B)
+    Ik, Ik2 = _IDENTITIES[k] if k in _IDENTITIES else (np.eye(k), np.eye(k * k))
+    Z = X[B]
+    GB = G[B]
+    M = GB @ Z.T  # [grad f(X) X^T]_BB
+    if Q == "exact":
+        Qm = problem.exact_Q(B, Z)
+        # mat(Q vec(I)): vec(I) is symmetric in the stacking; mat() unstacks columns
+        return Qm + alpha * Ik2, M - (Qm @ Ik.reshape(-1)).reshape(k, k).T - alpha * Ik, Z, GB
+    shift = problem.scalar_Q(B, Z) + alpha
+    return shift * Ik2, M - shift * Ik, Z, GB
+
+
+def majorizer_value(Qt: np.ndarray, P: np.ndarray, V: np.ndarray, VZ: np.ndarray, h) -> float:
+    """K(V; X, B) up to its constant: 1/2 vec(V)^T Qt vec(V) + <V, P> + h(V Z)."""
+    v = V.T.reshape(-1)  # vec stacks columns
+    return float(0.5 * v @ Qt @ v + np.vdot(V, P) + h(VZ))
+
+
+def solve_kxk(P: np.ndarray) -> np.ndarray:
+    """Lemma 2.3(b): argmin_{V in O(k)} <V, P> = -polar(P), the case h = 0, Q = varsigma I."""
+    P = as_matrix(P, "P")
+    if P.shape[0] != P.shape[1]:
+        raise ValueError(f"P must be square, got shape {P.shape}")
+    return -polar(P)

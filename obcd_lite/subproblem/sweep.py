@@ -1,0 +1,513 @@
+"""The k = 2 subproblem by a compiled sweep around the circle (the solver behind ``solve_2x2``).
+
+The problem and the candidates are those of Appendix B, written in the angle theta instead of
+t = tan theta. On a branch (rot or ref, Lemma 2.4) problem (3) is
+
+    g(theta) = e + a c + b s + w c^2 + d c s + h(c x + s y),   w = cq - e,
+
+with (c, s) = (cos theta, sin theta) and the coefficients of eq. (1-D). Entry i of V Z is
+u_i = x_i c + y_i s = R_i cos(theta - phi_i), R_i = hypot(x_i, y_i), phi_i = atan2(y_i, x_i).
+It vanishes at phi_i +- pi/2: the breakpoints t = -x_i / y_i of the paper's tan substitution
+(the paper prints x_i / y_i). Where |u_i| = tau (capped l1) it crosses its cap, at
+phi_i +- beta_i and phi_i + pi +- beta_i with beta_i = arccos(tau / R_i).
+
+Sorting these crossings cuts the circle into arcs. On each arc h is A_h c + B_h s + K with
+constant (A_h, B_h, K), and each crossing changes them by a known step:
+
+* l1: a zero from + to - adds -2 lam (x_i, y_i), from - to + adds +2 lam (x_i, y_i);
+* capped l1: leaving the cap on the + side adds +lam (x_i, y_i) and -lam tau, and so on
+  around the six crossings of an entry (``_STEPS``);
+* l0: h is lam * (number of live entries) on every arc and drops by lam per zero;
+* X >= 0: h is 0 on arcs where no entry is negative and +inf elsewhere (a count of negative
+  entries is swept along).
+
+The state on the first arc is evaluated entry by entry at the middle of the longest arc and
+carried back by the steps in between, so it agrees with the sorted order whatever atan2 rounds.
+
+The global minimum is among (i) every crossing and theta = pi, each scored exactly (for l0
+every entry zero there drops out, ties included; for X >= 0 the point is checked entry by
+entry; where crossings tie to within 1e-9 their order is arbitrary, so the point is scored
+entry by entry), and (ii) the stationary points inside the arcs: -(A, B) / hypot(A, B) when the
+quadratic part is constant (Qt = varsigma I, where the paper's quartic degenerates), otherwise
+the real parts of the roots of the quartic in t = tan(theta / 2)
+
+    (d - B) t^4 + (4w - 2A) t^3 - 6d t^2 - (2A + 4w) t + (B + d) = 0,
+
+which is g'(theta) (1 + t^2)^2 = 0 (theta = pi, t = infinity, is candidate (i)), each root
+polished by Newton's method on g'(theta). Quartics are
+solved only on arcs whose lower bound beats the best value so far, most promising arc first;
+the bound is the larger of the arc-wise minima of the linear and the quadratic part added, and
+the smaller end value minus M L^2 / 8 (|g''| <= M on an arc of length L). A root that is not a stationary
+point is still a point of its arc with its exact value, so it cannot give a wrong answer.
+
+The loops are compiled with numba: written with NumPy arrays, the same search spends most of its
+time in NumPy's fixed cost per call (about 50 operations on arrays of a few dozen numbers).
+``breakpoint.candidate_set`` keeps that vectorized form, which lists every candidate for teaching.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from ..penalties import CAPPED_KIND, EPS, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND, ZERO_ULPS  # noqa: F401
+
+_TWO_PI = 2.0 * math.pi
+_HALF_PI = 0.5 * math.pi
+_ZERO_TOL = ZERO_ULPS * EPS  # an entry is zero when |x c + y s| <= _ZERO_TOL hypot(x, y), as in snap_zeros
+# Two crossings closer than this (in angle) are checked for a tie: a zero to rounding means
+# |sin(angle gap)| <= _ZERO_TOL, far inside the window, and atan2 rounds at the eps level.
+# Arcs shorter than the window get no stationary candidate: their end points are within
+# O(window^2) of any interior value.
+_TIE_WINDOW = 1e-9
+# The crossings of one entry, in the order they are met as theta grows from phi_i. Columns:
+# offset from phi_i in units of pi/2, plus sign * beta_i; the step of (A_h, B_h) in units of
+# lam (x_i, y_i), of K in units of lam tau, and of the count of negative entries. Rows 1 and 4
+# are the zeros (all that l1, l0 and X >= 0 have); capped l1 also leaves the + cap (row 0),
+# enters and leaves the - cap (2, 3) and enters the + cap (5).
+_STEPS = np.array([
+    # quarter, beta sign, step AB, step K, step N
+    [0.0, 1.0, 1.0, -1.0, 0.0],
+    [1.0, 0.0, -2.0, 0.0, 1.0],
+    [2.0, -1.0, 1.0, 1.0, 0.0],
+    [2.0, 1.0, -1.0, -1.0, 0.0],
+    [3.0, 0.0, 2.0, 0.0, -1.0],
+    [4.0, -1.0, -1.0, 1.0, 0.0],
+])
+_ZERO_ROWS = np.array([1, 4])
+_ALL_ROWS = np.arange(6)
+# Newton steps that polish each quartic root (np.roots loses digits when the coefficients span
+# many orders of magnitude, e.g. a root near t = infinity next to roots near 1).
+_NEWTON_STEPS = 4
+
+
+@njit(cache=True)
+def _entries(Z, k):
+    """x, y of eq. (1-D): the entries of V Z are x c + y s (rows 1 and 2 of V Z, concatenated)."""
+    r = Z.shape[1]
+    x = np.empty(2 * r)
+    y = np.empty(2 * r)
+    sign = 1.0 if k == 0 else -1.0  # rot(theta) = [[c, s], [-s, c]], ref(theta) = [[-c, s], [s, c]]
+    for j in range(r):
+        x[j] = sign * Z[0, j]
+        y[j] = Z[1, j]
+        x[r + j] = Z[1, j]
+        y[r + j] = -sign * Z[0, j]
+    return x, y
+
+
+@njit(cache=True)
+def _crossings(x, y, size, kind, lam, tau):
+    """Every crossing of the branch, and theta = pi (last): angle, (cos, sin), owner entry (-1 for
+    pi) and the steps of (A_h, B_h, K, negatives) there."""
+    n = x.size
+    m = (6 if kind == CAPPED_KIND else 2) * n + 1
+    angle = np.empty(m)
+    cos_sin = np.empty((m, 2))  # (cos, sin) of each crossing, from (x, y) without trigonometry
+    owner = np.full(m, -1)
+    step = np.zeros((m, 4))  # A_h, B_h, K, negatives
+    q = 0
+    for i in range(n):
+        if size[i] == 0.0:
+            continue
+        phi = math.atan2(y[i], x[i])
+        c_phi, s_phi = x[i] / size[i], y[i] / size[i]
+        capped = kind == CAPPED_KIND and size[i] > tau
+        beta, c_beta, s_beta = 0.0, 1.0, 0.0
+        if capped:
+            c_beta = tau / size[i]
+            s_beta = math.sqrt((1.0 - c_beta) * (1.0 + c_beta))
+            beta = math.atan2(s_beta, c_beta)
+        for row in _ALL_ROWS if capped else _ZERO_ROWS:
+            angle[q] = (phi + _STEPS[row, 0] * _HALF_PI + _STEPS[row, 1] * beta) % _TWO_PI
+            quarter = int(_STEPS[row, 0]) % 4    # rotate (cos phi, sin phi) by quarter * pi/2, then by +-beta
+            if quarter == 0:
+                c0, s0 = c_phi, s_phi
+            elif quarter == 1:
+                c0, s0 = -s_phi, c_phi
+            elif quarter == 2:
+                c0, s0 = -c_phi, -s_phi
+            else:
+                c0, s0 = s_phi, -c_phi
+            if _STEPS[row, 1] == 0.0:            # a zero: no turn by beta
+                cos_sin[q, 0], cos_sin[q, 1] = c0, s0
+            else:
+                s_delta = _STEPS[row, 1] * s_beta
+                cos_sin[q, 0] = c0 * c_beta - s0 * s_delta
+                cos_sin[q, 1] = s0 * c_beta + c0 * s_delta
+            owner[q] = i
+            if kind == L1_KIND or kind == CAPPED_KIND:
+                step[q, 0] = _STEPS[row, 2] * lam * x[i]
+                step[q, 1] = _STEPS[row, 2] * lam * y[i]
+                step[q, 2] = _STEPS[row, 3] * lam * tau
+            elif kind == NONNEG_KIND:
+                step[q, 3] = _STEPS[row, 4]
+            q += 1
+    angle[q] = math.pi
+    cos_sin[q, 0], cos_sin[q, 1] = -1.0, 0.0
+    return angle[:q + 1], cos_sin[:q + 1], owner[:q + 1], step[:q + 1]
+
+
+@njit(cache=True)
+def _add(total, carry, term):
+    """Compensated (Neumaier) summation: total + carry tracks the sum to ~eps of its own size, even
+    after steps of lam ||Z_j|| many orders above the coefficients of P that they leave behind."""
+    t = total + term
+    if abs(total) >= abs(term):
+        carry += (total - t) + term
+    else:
+        carry += (term - t) + total
+    return t, carry
+
+
+@njit(cache=True)
+def _state_at(x, y, size, kind, lam, tau, c, s):
+    """(A_h, B_h, K, negatives) of h at the point (c, s), entry by entry (zeros to rounding count as 0)."""
+    A = B = K = 0.0
+    N = 0
+    for i in range(x.size):
+        u = x[i] * c + y[i] * s
+        if size[i] == 0.0 or abs(u) <= _ZERO_TOL * size[i]:
+            continue
+        if kind == CAPPED_KIND and abs(u) >= tau:
+            K += lam * tau
+        elif kind == L1_KIND or kind == CAPPED_KIND:
+            sign = lam if u > 0.0 else -lam
+            A += sign * x[i]
+            B += sign * y[i]
+        elif kind == NONNEG_KIND and u < 0.0:
+            N += 1
+    return A, B, K, N
+
+
+@njit(cache=True)
+def _start_state(x, y, size, kind, lam, tau, angle, order, step):
+    """The state on the first arc [0, first crossing], read off the middle of the longest arc.
+
+    A state is the sum of the entries' own states, so it is evaluated directly at one point
+    and carried to the first arc by the steps in between; the point is the middle of the
+    longest arc, so no entry is near a crossing there and rounding cannot pick a wrong side."""
+    m = order.size
+    longest, gap = 0, angle[order[0]] + _TWO_PI - angle[order[m - 1]]   # arc 0 wraps around 2 pi
+    for j in range(1, m):
+        if angle[order[j]] - angle[order[j - 1]] > gap:
+            longest, gap = j, angle[order[j]] - angle[order[j - 1]]
+    middle = angle[order[longest]] - 0.5 * gap
+    A, B, K, N = _state_at(x, y, size, kind, lam, tau, math.cos(middle), math.sin(middle))
+    carry_A = carry_B = carry_K = 0.0
+    for j in range(longest):  # undo the crossings between the first arc and the longest one
+        o = order[j]
+        A, carry_A = _add(A, carry_A, -step[o, 0])
+        B, carry_B = _add(B, carry_B, -step[o, 1])
+        K, carry_K = _add(K, carry_K, -step[o, 2])
+        N -= int(step[o, 3])
+    return A + carry_A, B + carry_B, K + carry_K, N
+
+
+@njit(cache=True)
+def _is_zero(x, y, size, i, c, s):
+    return size[i] > 0.0 and abs(x[i] * c + y[i] * s) <= _ZERO_TOL * size[i]
+
+
+@njit(cache=True)
+def _count_zeros(x, y, size, c, s):
+    """How many entries that are not identically zero vanish at (c, s), to rounding (as snap_zeros)."""
+    count = 0
+    for i in range(x.size):
+        if _is_zero(x, y, size, i, c, s):
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _is_nonnegative(x, y, size, c, s):
+    """Every entry x_i c + y_i s >= 0 or zero to rounding."""
+    for i in range(x.size):
+        if x[i] * c + y[i] * s < -_ZERO_TOL * size[i]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c, s):
+    """Problem (3) at (c, s) for h = 0, l0 or X >= 0 (one linear part on the whole circle), with h
+    evaluated entry by entry: l0 counts the zeros to rounding, X >= 0 checks every entry."""
+    value = e + a * c + b * s + c * (w * c + d * s)
+    if kind == L0_KIND:
+        value += lam * (live - _count_zeros(x, y, size, c, s))
+    elif kind == NONNEG_KIND and not _is_nonnegative(x, y, size, c, s):
+        value = np.inf
+    return value
+
+
+@njit(cache=True)
+def _window(angle, order, j):
+    """The sorted positions within _TIE_WINDOW of crossing j on the circle: (first, count)."""
+    m = order.size
+    theta = angle[order[j]]
+    forward = 1
+    while forward < m:
+        gap = abs(angle[order[(j + forward) % m]] - theta)
+        if min(gap, _TWO_PI - gap) > _TIE_WINDOW:
+            break
+        forward += 1
+    back = 0
+    while back < m - forward:
+        gap = abs(angle[order[(j - back - 1) % m]] - theta)
+        if min(gap, _TWO_PI - gap) > _TIE_WINDOW:
+            break
+        back += 1
+    return j - back, back + forward
+
+
+@njit(cache=True)
+def _has_tie(angle, order, j):
+    """Whether a neighbour of crossing j (in sorted order, on the circle) is within _TIE_WINDOW."""
+    m = order.size
+    if m == 1:
+        return False
+    theta = angle[order[j]]
+    before = abs(theta - angle[order[j - 1]])      # j - 1 = -1 wraps to the last crossing
+    after = abs(angle[order[(j + 1) % m]] - theta)
+    return min(before, _TWO_PI - before) <= _TIE_WINDOW or min(after, _TWO_PI - after) <= _TIE_WINDOW
+
+
+@njit(cache=True)
+def _zeros_at_crossing(x, y, size, owner, angle, order, j, tie, c, s):
+    """``_count_zeros`` at crossing j (``tie``: a neighbour is within the window), looking only at
+    the entries that cross within the window."""
+    if not tie:
+        # the usual case: only this crossing's own entry, which (c, s) = (-y_i, x_i)/R_i (or its
+        # negative) zeroes to within a few ulps of R_i, far inside the tolerance
+        return 1 if owner[order[j]] >= 0 else 0
+    start, count = _window(angle, order, j)
+    m = order.size
+    zeros = 0
+    for p in range(start, start + count):
+        i = owner[order[p % m]]
+        if i >= 0 and _is_zero(x, y, size, i, c, s):
+            zeros += 1
+    return zeros
+
+
+@njit(cache=True)
+def _linear_min_inside(A, B, c_lo, s_lo, c_hi, s_hi):
+    """Whether the minimizer -(A, B)/hypot(A, B) of A cos + B sin lies on the arc from (c_lo, s_lo) to
+    (c_hi, s_hi): the derivative -A sin + B cos goes from <= 0 to >= 0. Arcs are at most pi long
+    (theta = pi is a crossing and zeros come in antipodal pairs), so no maximum can pass for it."""
+    return -A * s_lo + B * c_lo <= 0.0 <= -A * s_hi + B * c_hi and (A != 0.0 or B != 0.0)
+
+
+@njit(cache=True)
+def _linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi):
+    """min of A cos + B sin over an arc, from its end points."""
+    if _linear_min_inside(A, B, c_lo, s_lo, c_hi, s_hi):
+        return -math.hypot(A, B)
+    return min(A * c_lo + B * s_lo, A * c_hi + B * s_hi)
+
+
+@njit(cache=True)
+def _quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi):
+    """min of w c^2 + d c s = w/2 + (w cos 2theta + d sin 2theta)/2 over [lo, hi]; its minimizers
+    on the circle are half and half + pi, half = (atan2(d, w) + pi)/2."""
+    if lo <= half <= hi or lo <= half + math.pi <= hi:
+        return 0.5 * (w - math.hypot(w, d))
+    return min(c_lo * (w * c_lo + d * s_lo), c_hi * (w * c_hi + d * s_hi))
+
+
+@njit(cache=True)
+def _stationary_angles(A, B, w, d):
+    """Stationary points of g = A c + B s + w c^2 + d c s, as angles in [0, 2 pi): the closed form
+    when w = d = 0, else the roots of g'(theta) (1 + t^2)^2, a quartic in t = tan(theta / 2), each
+    polished by Newton's method on g'(theta) (real parts of complex roots are kept too: any angle is
+    a harmless candidate, scored exactly by the caller)."""
+    if w == 0.0 and d == 0.0:  # A c + B s: one minimizer, in closed form
+        out = np.empty(1)
+        out[0] = (math.atan2(B, A) + math.pi) % _TWO_PI
+        return out
+    coeffs = np.array([d - B, 4.0 * w - 2.0 * A, -6.0 * d, -2.0 * A - 4.0 * w, B + d])
+    # Coefficients below eps of the largest are rounding noise; dropping them also keeps np.roots
+    # from dividing by a subnormal leading coefficient (a root that far out is theta = pi, a crossing).
+    coeffs[np.abs(coeffs) < 1e-16 * np.max(np.abs(coeffs))] = 0.0
+    roots = np.roots(coeffs.astype(np.complex128))
+    out = np.empty(roots.size)
+    for i in range(roots.size):
+        theta = 2.0 * math.atan(roots[i].real)
+        for _ in range(_NEWTON_STEPS):
+            c, s = math.cos(theta), math.sin(theta)
+            c2, s2 = c * c - s * s, 2.0 * c * s
+            slope = -A * s + B * c - w * s2 + d * c2
+            curve = -A * c - B * s - 2.0 * w * c2 - 2.0 * d * s2
+            if curve == 0.0 or abs(slope) >= 0.5 * abs(curve):  # only small, well-defined steps
+                break
+            theta -= slope / curve
+        out[i] = theta % _TWO_PI
+    return out
+
+
+@njit(cache=True)
+def sweep_2x2(coef, Z, kind, lam, tau, first, last):
+    """Global minimizer of problem (3), k = 2, for a separable h given by ``kind``.
+
+    Parameters
+    ----------
+    coef : (2, 5) array, rows (a, b, cq, d, e) of eq. (1-D) for rot and ref.
+    Z : (2, r) C-contiguous array (r = 0 for h = 0).
+    kind : ``ZERO_KIND``, ``L1_KIND``, ``L0_KIND``, ``CAPPED_KIND`` or ``NONNEG_KIND``.
+    lam, tau : the penalty's parameters (ignored where it has none).
+    first, last : the branches searched, 0 (rot) to 1 (ref) inclusive.
+
+    Returns
+    -------
+    (branch, c, s, value, VZ): the best candidate, its value (+inf, with (c, s) = (1, 0), when
+    X >= 0 admits no point on the searched branches) and the new rows V Z, in which the entries
+    that are zero to rounding are exactly 0.0 (as ``penalties.snap_zeros``).
+    """
+    best, best_k, best_c, best_s = np.inf, first, 1.0, 0.0
+    varying = kind == L1_KIND or kind == CAPPED_KIND  # h's linear part changes from arc to arc
+    for k in range(first, last + 1):
+        a, b, cq, d, e = coef[k, 0], coef[k, 1], coef[k, 2], coef[k, 3], coef[k, 4]
+        w = cq - e
+        x, y = _entries(Z, k)
+        size = np.empty(x.size)
+        live = 0
+        for i in range(x.size):
+            size[i] = math.hypot(x[i], y[i])
+            if size[i] > 0.0:
+                live += 1
+        angle, cos_sin, owner, step = _crossings(x, y, size, kind, lam, tau)
+        m = angle.size
+        order = np.argsort(angle)
+        A_h, B_h, K_h, N = _start_state(x, y, size, kind, lam, tau, angle, order, step)
+        A, carry_A = _add(a, 0.0, A_h)
+        B, carry_B = _add(b, 0.0, B_h)
+        K, carry_K = (lam * live if kind == L0_KIND else K_h), 0.0
+        if k == 0 and (kind == L0_KIND or kind == NONNEG_KIND):
+            # V = I: inside an arc, but where h jumps it is the point that keeps X (its entries within
+            # rounding of 0 count as zeros there), and the step it stands for is no step at all
+            value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, 1.0, 0.0)
+            if value < best:
+                best, best_k, best_c, best_s = value, 0, 1.0, 0.0
+
+        # Pass 1: score every crossing; record each arc's data and end points.
+        arc = np.empty((m + 1, 4))                   # A, B, K, negatives on arc j = [ends[j], ends[j + 1]]
+        ends = np.empty(m + 2)
+        cos_end = np.empty(m + 2)
+        sin_end = np.empty(m + 2)
+        ends[0], cos_end[0], sin_end[0] = 0.0, 1.0, 0.0
+        ends[m + 1], cos_end[m + 1], sin_end[m + 1] = _TWO_PI, 1.0, 0.0
+        for j in range(m):
+            o = order[j]
+            theta = angle[o]
+            c, s = cos_sin[o, 0], cos_sin[o, 1]
+            arc[j, 0], arc[j, 1], arc[j, 2], arc[j, 3] = A + carry_A, B + carry_B, K + carry_K, N
+            ends[j + 1], cos_end[j + 1], sin_end[j + 1] = theta, c, s
+            smooth = e + c * (w * c + d * s)
+            value = smooth + arc[j, 0] * c + arc[j, 1] * s + arc[j, 2]      # from the arc before
+            A, carry_A = _add(A, carry_A, step[o, 0])
+            B, carry_B = _add(B, carry_B, step[o, 1])
+            K, carry_K = _add(K, carry_K, step[o, 2])
+            tie = _has_tie(angle, order, j)
+            if varying and tie:
+                # crossings within rounding of each other (ties, or an entry whose cap and zero
+                # nearly coincide) may come in any order, so the state between them means nothing:
+                # score the point entry by entry instead
+                h_A, h_B, h_K, _ = _state_at(x, y, size, kind, lam, tau, c, s)
+                value = smooth + (a + h_A) * c + (b + h_B) * s + h_K
+            elif kind == L0_KIND:
+                value -= lam * _zeros_at_crossing(x, y, size, owner, angle, order, j, tie, c, s)
+            elif kind == NONNEG_KIND:
+                # feasible here only if every entry negative just before turns to zero here
+                crossing_here = _window(angle, order, j)[1] if tie else 1
+                if N > crossing_here or not _is_nonnegative(x, y, size, c, s):
+                    value = np.inf
+                N += int(step[o, 3])
+            if value < best:
+                best, best_k, best_c, best_s = value, k, c, s
+            if not varying and tie:
+                # Where h jumps, a point between tied crossings can have several entries within
+                # rounding of 0 (each zero is a window of half-width _ZERO_TOL rad) although no
+                # single crossing has: the windows of a group overlap where its two extreme
+                # crossings' do, so the midpoint of every such pair is scored entry by entry.
+                for ahead in range(1, m):
+                    o_next = order[(j + ahead) % m]
+                    gap = abs(angle[o_next] - theta)
+                    gap = min(gap, _TWO_PI - gap)
+                    if gap > 2.0 * _ZERO_TOL:
+                        break
+                    if gap == 0.0:
+                        continue  # the same point: scored above, ties included
+                    c_mid, s_mid = c + cos_sin[o_next, 0], s + cos_sin[o_next, 1]
+                    norm = math.hypot(c_mid, s_mid)
+                    c_mid, s_mid = c_mid / norm, s_mid / norm
+                    value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c_mid, s_mid)
+                    if value < best:
+                        best, best_k, best_c, best_s = value, k, c_mid, s_mid
+        arc[m, 0], arc[m, 1], arc[m, 2], arc[m, 3] = A + carry_A, B + carry_B, K + carry_K, N
+
+        # Pass 2: stationary points inside the arcs.
+        if not varying:
+            # one linear part on the whole circle: its stationary points, each checked entry by entry
+            for theta in _stationary_angles(a, b, w, d):
+                c, s = math.cos(theta), math.sin(theta)
+                value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c, s)
+                if value < best:
+                    best, best_k, best_c, best_s = value, k, c, s
+            continue
+        if w == 0.0 and d == 0.0:
+            # Qt = varsigma I: each arc's minimizer -(A, B)/hypot(A, B) in closed form, no bounds needed
+            for j in range(m + 1):
+                A, B = arc[j, 0], arc[j, 1]
+                if ends[j + 1] - ends[j] > _TIE_WINDOW and _linear_min_inside(
+                        A, B, cos_end[j], sin_end[j], cos_end[j + 1], sin_end[j + 1]):
+                    norm = math.hypot(A, B)
+                    value = e - norm + arc[j, 2]
+                    if value < best:
+                        best, best_k, best_c, best_s = value, k, -A / norm, -B / norm
+            continue
+        bound = np.empty(m + 1)
+        half = 0.5 * (math.atan2(d, w) + math.pi)
+        curvature_quadratic = math.hypot(w, d)     # |d^2/dtheta^2 (w c^2 + d c s)| <= 2 hypot(w, d)
+        for j in range(m + 1):
+            lo, hi = ends[j], ends[j + 1]
+            if hi - lo <= _TIE_WINDOW:
+                bound[j] = np.inf
+                continue
+            A, B, K = arc[j, 0], arc[j, 1], arc[j, 2]
+            c_lo, s_lo, c_hi, s_hi = cos_end[j], sin_end[j], cos_end[j + 1], sin_end[j + 1]
+            # two lower bounds: the parts' separate minima, and the end values minus the most a
+            # function with |g''| <= M can dip between them (M L^2 / 8; tight on short arcs)
+            split = (e + K + _linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi)
+                     + _quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi))
+            g_lo = e + K + A * c_lo + B * s_lo + c_lo * (w * c_lo + d * s_lo)
+            g_hi = e + K + A * c_hi + B * s_hi + c_hi * (w * c_hi + d * s_hi)
+            curvature = math.hypot(A, B) + 2.0 * curvature_quadratic
+            bound[j] = max(split, min(g_lo, g_hi) - curvature * (hi - lo) ** 2 / 8.0)
+        for j in np.argsort(bound):                  # most promising arc first: it lowers best for the rest
+            if not bound[j] < best:
+                break
+            A, B = arc[j, 0], arc[j, 1]
+            for theta in _stationary_angles(A, B, w, d):
+                if ends[j] <= theta <= ends[j + 1]:
+                    c, s = math.cos(theta), math.sin(theta)
+                    value = e + A * c + B * s + arc[j, 2] + c * (w * c + d * s)
+                    if value < best:
+                        best, best_k, best_c, best_s = value, k, c, s
+    return best_k, best_c, best_s, best, _new_rows(Z, best_k, best_c, best_s)
+
+
+@njit(cache=True)
+def _new_rows(Z, k, c, s):
+    """V Z for V = rot(theta) (k = 0) or ref(theta) (k = 1), with the zeros to rounding set to 0.0."""
+    r = Z.shape[1]
+    VZ = np.empty((2, r))
+    first = c if k == 0 else -c
+    for j in range(r):
+        z1, z2 = Z[0, j], Z[1, j]
+        tol = _ZERO_TOL * math.hypot(z1, z2)
+        top = first * z1 + s * z2      # rot: c z1 + s z2,  ref: -c z1 + s z2
+        bottom = (-s if k == 0 else s) * z1 + c * z2
+        VZ[0, j] = 0.0 if abs(top) <= tol else top
+        VZ[1, j] = 0.0 if abs(bottom) <= tol else bottom
+    return VZ

@@ -1,0 +1,123 @@
+"""Figures for notebook 01: O(2) as two circles, and F along both circles with its critical points.
+
+Pure drawing: every number comes from :mod:`obcd_lite.critical_points`, :mod:`obcd_lite.cayley`
+or :func:`obcd_lite.obcd.obcd`; nothing here computes an algorithm.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ..stiefel import ref, rot
+
+BRANCH_COLORS = {"rot": "tab:blue", "ref": "tab:orange"}
+BRANCH_LABELS = {"rot": "rotations rot(θ), det = +1", "ref": "reflections ref(θ), det = −1"}
+KIND_MARKERS = {"min": "v", "max": "^", "other": "D", "flat": "s"}
+
+
+def two_circles_figure(angles: Sequence[float] = (0.0, np.pi / 3, np.pi), figsize=(10, 3.6)):
+    """O(2) = two disjoint circles (Lemma 2.4), and det along a straight path between them.
+
+    Left: each V in O(2) is drawn by its second column (sin, cos), the same for rot(θ) and
+    ref(θ); the two circles are drawn side by side because they are different components.
+    Right: det((1 - t) rot(0) + t ref(0)) for t in [0, 1]. det is continuous and equals +-1 on
+    O(2), so any path from a rotation to a reflection passes det = 0, i.e. leaves O(2).
+    """
+    fig, (ax_circles, ax_det) = plt.subplots(1, 2, figsize=figsize, gridspec_kw={"width_ratios": [1.6, 1]})
+    t = np.linspace(0.0, 2 * np.pi, 200)
+    for offset, branch in ((-1.4, "rot"), (1.4, "ref")):
+        ax_circles.plot(offset + np.sin(t), np.cos(t), color=BRANCH_COLORS[branch], lw=2,
+                        label=BRANCH_LABELS[branch])
+        for theta in angles:
+            V = rot(theta) if branch == "rot" else ref(theta)
+            x, y = offset + V[0, 1], V[1, 1]
+            ax_circles.plot(x, y, "o", color=BRANCH_COLORS[branch])
+            ax_circles.annotate(f"{branch}({theta:.2f})\ndet={np.linalg.det(V):+.0f}", (x, y),
+                                textcoords="offset points", xytext=(6, 4), fontsize=8)
+    ax_circles.set_aspect("equal")
+    ax_circles.set_xlim(-3.1, 3.4)
+    ax_circles.set_ylim(-1.5, 1.9)
+    ax_circles.set_xticks([])
+    ax_circles.set_yticks([])
+    ax_circles.set_title("O(2) = {det = +1} ∪ {det = −1}")
+    ax_circles.set_xlabel("each V drawn at its second column (sin θ, cos θ)", fontsize=8)
+    ax_circles.legend(loc="upper center", fontsize=8, ncol=2, frameon=False)
+    s = np.linspace(0.0, 1.0, 101)
+    dets = [np.linalg.det((1 - si) * rot(0.0) + si * ref(0.0)) for si in s]
+    ax_det.plot(s, dets, color="k")
+    ax_det.axhline(0.0, color="gray", lw=0.8, ls="--")
+    ax_det.set_xlabel("t along (1 − t)·rot(0) + t·ref(0)")
+    ax_det.set_ylabel("det")
+    ax_det.set_title("a straight path must cross det = 0")
+    fig.tight_layout()
+    return fig
+
+
+def landscape_axes(ax, landscape: dict, critical=(), bs2=(), trajectories: dict | None = None,
+                   title: str = ""):
+    """Draw F(rot θ) and F(ref θ) over θ with marks (the paper's Figure 2, Appendix C.1).
+
+    Parameters
+    ----------
+    ax : matplotlib Axes.
+    landscape : dict from :func:`obcd_lite.critical_points.landscape_2x2`.
+    critical, bs2 : CriticalPoint records; markers: ▼ min, ▲ max, ◆ other, ■ flat arc;
+        filled = smooth, hollow = kink of the l1 term; a star rings each BS_2-point.
+    trajectories : {label: (branches, thetas, values)} drawn as connected dots.
+    """
+    for branch in ("rot", "ref"):
+        ax.plot(landscape["theta"], landscape[branch], color=BRANCH_COLORS[branch], lw=1.6,
+                label=BRANCH_LABELS[branch])
+    for pt in critical:
+        color = BRANCH_COLORS[pt.branch]
+        ax.plot(_seam(pt.theta), [pt.value] * len(_seam(pt.theta)), KIND_MARKERS[pt.kind], ms=8, mec=color,
+                mfc=color if pt.smooth else "white", mew=1.6, zorder=4, clip_on=False)
+    for pt in bs2:
+        ax.plot(_seam(pt.theta), [pt.value] * len(_seam(pt.theta)), "*", ms=20, mfc="none", mec="crimson",
+                mew=1.6, zorder=5, clip_on=False)
+    for (label, (branches, thetas, values)), style in zip((trajectories or {}).items(),
+                                                          (("k", "o", "--"), ("green", "s", ":"))):
+        color, marker, line = style
+        ax.plot(thetas, values, line, color=color, lw=1, alpha=0.8)
+        ax.plot(thetas, values, marker, color=color, ms=4, label=label, alpha=0.8)
+        ax.plot(thetas[-1], values[-1], marker, color=color, ms=9, mfc="none", mew=1.8)
+    # Legend entries for the mark styles, drawn once.
+    ax.plot([], [], "v", color="gray", label="local min (filled: smooth, hollow: kink)")
+    ax.plot([], [], "^", color="gray", label="local max")
+    for kind, label in (("other", "critical, neither min nor max"), ("flat", "flat arc (all critical)")):
+        if any(pt.kind == kind for pt in critical):
+            ax.plot([], [], KIND_MARKERS[kind], color="gray", label=label)
+    if bs2:
+        ax.plot([], [], "*", mfc="none", mec="crimson", ms=12, label="BS₂-point")
+    ax.set_xlim(0.0, 2 * np.pi)
+    ax.set_xticks(np.arange(5) * np.pi / 2, ["0", "π/2", "π", "3π/2", "2π"])
+    ax.set_xlabel("θ")
+    ax.set_ylabel("F")
+    ax.set_title(title)
+    # Below the axes: inside, the legend would hide marks wherever the landscape happens to be.
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, frameon=False)
+    return ax
+
+
+def _seam(theta: float) -> list[float]:
+    """theta, plus 2 pi when theta = 0: the x-axis cuts the circle there, so show both ends."""
+    return [theta, 2 * np.pi] if theta < 1e-12 else [theta]
+
+
+def landscape_figure(landscape: dict, critical=(), bs2=(), trajectories=None, title="",
+                     figsize=(7, 4.8)):
+    """A one-panel figure around :func:`landscape_axes`."""
+    fig, ax = plt.subplots(figsize=figsize)
+    landscape_axes(ax, landscape, critical, bs2, trajectories, title)
+    fig.tight_layout()
+    return fig
+
+
+def critical_table(points) -> str:
+    """A fixed-precision text table of CriticalPoint records (for printing in notebooks)."""
+    lines = [f"{'branch':<6} {'theta':>9} {'F':>11} {'kind':<6} {'smooth':<6}"]
+    for pt in points:
+        lines.append(f"{pt.branch:<6} {pt.theta:9.6f} {pt.value:11.6f} {pt.kind:<6} {str(pt.smooth):<6}")
+    return "\n".join(lines)
