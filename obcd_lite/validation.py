@@ -8,6 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
+class UnsupportedProblemError(NotImplementedError, ValueError):
+    """A solver declines a problem it cannot handle (e.g. a penalty it has no update for).
+
+    A NotImplementedError (the solver interface) and a ValueError (bad input), so either catches it.
+    """
+
+
 #: Tolerance on ``||X^T X - I||_F`` for a point to count as on St(n, r).
 STIEFEL_TOL = 1e-8
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..penalties import L0, NonNeg
 from ..results import Recorder, Result, Step, check_budget
-from ..validation import as_matrix, check_nonnegative, check_stiefel
+from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
 
 #: max_iter when none is given.
 DEFAULT_MAX_ITER = 500
@@ -92,7 +92,7 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
     check_stiefel(X, "X0")
     n, r = X.shape
     if subgradient_h is None and isinstance(problem.h, _DECLINED):
-        raise NotImplementedError(f"cayley_method does not handle h = {problem.h!r}: a Cayley curve does not keep "
+        raise UnsupportedProblemError(f"cayley_method does not handle h = {problem.h!r}: a Cayley curve does not keep "
                                   "X >= 0, and the l0 subgradient is 0 almost everywhere (pass subgradient_h "
                                   "to force a heuristic)")
     for name, value in (("tau0", tau0), ("tol", tol), ("armijo", armijo), ("tau_min", tau_min)):

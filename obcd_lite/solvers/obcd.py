@@ -21,7 +21,7 @@ import numpy as np
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import BRANCHES
 from ..subproblem import Q_CHOICES, block_data, solve_2x2_unchecked, solve_kxk
-from ..validation import as_matrix, check_nonnegative, check_stiefel
+from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
 
 #: max_iter when none is given.
 DEFAULT_MAX_ITER = 10_000
@@ -104,11 +104,11 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     if Q is None:
         Q = "exact" if k == 2 else "scalar"
     if Q not in Q_CHOICES:
-        raise ValueError(f"Q must be 'exact', 'scalar' or None, got {Q!r}")
+        raise ValueError(f"Q must be 'exact' or 'scalar', got {Q!r} (None picks 'exact' for k = 2, 'scalar' for k > 2)")
     if branches not in ("both", *BRANCHES):
         raise ValueError(f"branches must be 'both', 'rot' or 'ref', got {branches!r}")
     if k > 2 and not h.is_zero:
-        raise NotImplementedError(f"k = {k} > 2 needs h = Zero() (the SVD subproblem of Lemma 2.3(b)); "
+        raise UnsupportedProblemError(f"k = {k} > 2 needs h = Zero() (the SVD subproblem of Lemma 2.3(b)); "
                                   f"got h = {h!r}")
     if k > 2 and Q != "scalar":
         raise ValueError(f"k = {k} > 2 needs Q = 'scalar' (Lemma 2.3(b) needs Q = varsigma I), got Q = {Q!r}")

@@ -166,7 +166,7 @@ C5 = covariance(5)
     (dict(working_set="greedy"), "working_set must be 'random' or 'cyclic', got 'greedy'"),
     (dict(Q="diag"), "Q must be 'exact' or 'scalar', got 'diag'"),
     (dict(k=3, problem=sparse_pca(C5, L1(1.0)), Q="scalar"), r"k = 3 > 2 needs h = Zero\(\)"),
-    (dict(k=3), "k = 3 > 2 needs Q = 'scalar'"),
+    (dict(k=3, Q="exact"), "k = 3 > 2 needs Q = 'scalar'"),
     (dict(problem=nonneg_pca(C5), X0=-np.eye(5, 2)), "X0 is infeasible for h = NonNeg"),
     (dict(branches="both-ish"), "branches must be"),
 ])
@@ -192,7 +192,7 @@ def test_bad_problem_input(make, match):
 @pytest.mark.parametrize("call, match", [
     (lambda: working_sets(5, 2, "cyclc"), "rule must be 'random' or 'cyclic', got 'cyclc'"),
     (lambda: working_sets(3, 5, "random"), "need integers 1 <= k <= n, got n = 3, k = 5"),
-    (lambda: obcd(sparse_pca(C5), np.eye(5, 2), max_iter=None), "max_iter must be a non-negative integer, got None"),
+    (lambda: obcd(sparse_pca(C5), np.eye(5, 2), max_iter=-1), "max_iter must be a non-negative integer, got -1"),
     (lambda: QuadraticProblem(np.eye(3), const=float("nan")), "const must be finite, got const = nan"),
     (lambda: __import__("obcd_lite").randn_covariance(0, 5), "m and n must be positive integers, got m = 0"),
     (lambda: __import__("obcd_lite").angle_of(np.ones((2, 2))), r"V is not on the Stiefel manifold"),
@@ -207,3 +207,19 @@ def test_more_bad_input(call, match):
 def test_bool_is_not_a_weight():
     with pytest.raises(TypeError, match="lam must be a real number, got the bool True"):
         L1(True)
+
+
+def test_default_Q_follows_k():
+    """Q = None means "exact" for k = 2 and "scalar" for k > 2 (k = 3 used to raise by default)."""
+    res = obcd(sparse_pca(C5), np.eye(5, 2), k=3, max_iter=50, rng=0)
+    assert res.F <= sparse_pca(C5).F(np.eye(5, 2))
+    assert res.solver == "obcd"
+
+
+def test_callback_sees_a_read_only_view():
+    """Writing into Step.X must fail instead of corrupting the tracked gradient and F."""
+    def poke(step):
+        step.X[0, 0] = 1.0
+
+    with pytest.raises(ValueError, match="read-only"):
+        obcd(sparse_pca(C5), np.eye(5, 2), max_iter=3, rng=0, callback=poke)
