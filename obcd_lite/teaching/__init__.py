@@ -1,0 +1,2 @@
+"""Pure compute behind the teaching notebooks: 2x2 examples (01), breakpoint stages and sympy
+derivations (02), Jacobi–Givens–QR completeness (03). No plotting and no widgets here."""

@@ -1,0 +1,26 @@
+"""One style for every figure of the suite: the branch palette and readable text sizes.
+
+Rotations and reflections have one colour each, everywhere (circles, curves, factor strips).
+Figures are drawn at widths that JupyterLab shows near 100 %, so text stays >= 9 pt as displayed.
+"""
+from __future__ import annotations
+
+#: Rotations rot(θ) (det = +1) and reflections ref(θ) (det = −1), everywhere in the suite.
+BRANCH_COLORS = {"rot": "tab:blue", "ref": "tab:orange"}
+BRANCH_LABELS = {"rot": "rotations rot(θ), det = +1", "ref": "reflections ref(θ), det = −1"}
+#: Solvers in comparison plots (OBCD first; baselines keep their colour in every figure).
+SOLVER_COLORS = {"obcd": "tab:red", "cayley": "tab:purple", "manpg": "tab:blue", "manpg_ada": "tab:cyan",
+                 "rsubgrad": "tab:olive", "soc": "tab:green", "radmm": "tab:brown", "psm": "tab:pink",
+                 "sklearn": "tab:gray"}
+#: Smallest font size used on figures (points at 100 % display).
+FONT_SIZE = 10
+LEGEND_SIZE = 9
+
+
+def apply_style() -> None:
+    """Set the suite's matplotlib defaults (called by every viz module at import)."""
+    import matplotlib as mpl
+
+    mpl.rcParams.update({"font.size": FONT_SIZE, "legend.fontsize": LEGEND_SIZE, "axes.titlesize": FONT_SIZE + 1,
+                         "axes.labelsize": FONT_SIZE, "xtick.labelsize": LEGEND_SIZE, "ytick.labelsize": LEGEND_SIZE,
+                         "figure.dpi": 80})
