@@ -65,6 +65,10 @@ class Penalty:
     continuous = True
     #: The compiled sweep's code for this penalty, or None (then the search uses ``pieces``).
     sweep_kind: int | None = None
+    #: h is finite everywhere (False for an indicator: a method that leaves its domain cannot use it).
+    finite = True
+    #: A subgradient carries information (False for l0: it is 0 wherever h is differentiable).
+    subgradient_informative = True
 
     def kink_levels(self) -> tuple[float, ...]:
         """The values u where the elementwise h is not smooth (a brute force samples them)."""
@@ -163,6 +167,7 @@ class L0(Penalty):
 
     continuous = False
     sweep_kind = L0_KIND
+    subgradient_informative = False
 
     def __init__(self, lam: float):
         self.lam = check_nonnegative(lam, "lam")
@@ -341,6 +346,7 @@ class NonNeg(Penalty):
     symmetric = False
     continuous = False
     sweep_kind = NONNEG_KIND
+    finite = False
 
     def elementwise(self, U):
         return np.where(U >= 0, 0.0, np.inf)

@@ -24,13 +24,11 @@ from typing import Callable
 
 import numpy as np
 
-from ..penalties import L0, NonNeg
 from ..results import Recorder, Result, Step, check_budget
 from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
 
 #: max_iter when none is given.
 DEFAULT_MAX_ITER = 500
-_DECLINED = (L0, NonNeg)
 
 
 def cayley_matrix(W: np.ndarray, tau: float) -> np.ndarray:
@@ -91,7 +89,7 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
     X = as_matrix(X0, "X0").copy()
     check_stiefel(X, "X0")
     n, r = X.shape
-    if subgradient_h is None and isinstance(problem.h, _DECLINED):
+    if subgradient_h is None and not (problem.h.finite and problem.h.subgradient_informative):
         raise UnsupportedProblemError(f"cayley_method does not handle h = {problem.h!r}: a Cayley curve does not keep "
                                   "X >= 0, and the l0 subgradient is 0 almost everywhere (pass subgradient_h "
                                   "to force a heuristic)")
