@@ -6,7 +6,7 @@ NBVAL := --nbval --nbval-sanitize-with notebooks/sanitize.cfg
 # JupyterLab refuses to run as root without this flag (containers, CI).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: install test lab bench clean
+.PHONY: install test lab bench student clean
 
 install: $(STAMP)
 
@@ -15,6 +15,8 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test]"
 	touch $(STAMP)
 
+# Unit and property tests, strict nbval over every notebook, and the real-browser tests
+# (tests/browser: skipped with a reason where /usr/bin/chromium is missing, except under CI).
 test: $(STAMP)
 	$(PY) -m pytest $(NBVAL) tests notebooks
 
@@ -24,5 +26,9 @@ lab: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/run_benchmarks.py
 
+# The student edition: answers replaced by placeholders, solutions removed (build/student/).
+student: $(STAMP)
+	$(PY) tools/student_edition.py notebooks build/student
+
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) build
