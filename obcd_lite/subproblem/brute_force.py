@@ -15,7 +15,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 
 from ..penalties import Penalty, Zero, snap_zeros
-from ..stiefel import branch_matrix
+from ..stiefel import BRANCHES, branch_matrix
 from ..validation import as_matrix, check_symmetric
 
 
@@ -61,7 +61,7 @@ def kink_angles(Z, h: Penalty, branch: str) -> np.ndarray:
 
 
 def brute_force_2x2(Qt, P, Z, h: Penalty | None = None, grid: int = 20_001, refine: int = 8,
-                    branches: tuple = ("rot", "ref")) -> BruteForceResult:
+                    branches: tuple = BRANCHES) -> BruteForceResult:
     """Dense-grid-plus-kinks minimizer of problem (3) for k = 2, refined with bounded Brent steps.
 
     Parameters
