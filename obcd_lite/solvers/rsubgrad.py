@@ -27,6 +27,11 @@ so it is right for whichever scaling the problem carries; with ``sparse_pca(C, L
 equals the code's. (sign(0) = 1 is also a valid subgradient of |.| at 0; the least-norm 0 is
 what the code uses.)
 
+The step is unscaled, as in the code: ||xi|| grows like lam sqrt(n r), so with a large lam
+(or data scaled to ||A||_F = 1, where grad f is tiny next to lam sign(X)) the first steps
+throw X around St(n, r); pass ``step0`` ~ 1/L or ~ 1/||xi_0|| there. The best-so-far point
+is what makes the method usable anyway.
+
 Differences from the reference code (all deliberate):
 
 * The best point so far is returned (``Result.X``; ``Result.F`` is F there): a subgradient method
