@@ -93,8 +93,8 @@ def main(argv=None) -> None:
         row = run_instance(seed, args.n, args.r, args.mu, args.dense)
         rows.append(row)
         print(f"{seed:>4} {row['F_warm']:>11.4f} {row['F']:>10.4f} {row['sparsity']:>8.3f} {row['iterations']:>6d} "
-              f"{row['seconds']:>8.3f} {row['opt_norm']:>9.2e} {row['backtracks']:>4d} {row['ssn']:>5.2f} {row['stop']:>5} {row['F_ada']:>10.4f} "
-              f"{row['it_ada']:>6d} {row['s_ada']:>6.3f}", flush=True)
+              f"{row['seconds']:>8.3f} {row['opt_norm']:>9.2e} {row['backtracks']:>4d} {row['ssn']:>5.2f} "
+              f"{row['stop']:>5} {row['F_ada']:>10.4f} {row['it_ada']:>6d} {row['s_ada']:>6.3f}", flush=True)
     mean = {key: float(np.mean([row[key] for row in rows]))
             for key in ("F", "sparsity", "iterations", "seconds", "backtracks", "ssn")}
     std_F = float(np.std([row["F"] for row in rows]))
