@@ -1,8 +1,8 @@
 """ManPG and ManPG-Ada: the manifold proximal gradient method of Chen, Ma, So & Zhang.
 
 Source paper: S. Chen, S. Ma, A. M.-C. So, T. Zhang, "Proximal gradient method for nonsmooth
-optimization over the Stiefel manifold", SIAM J. Optim. 30(1), 2020 (Algorithm 1 = ManPG,
-Algorithm 2 = ManPG-Ada). Reference code (MATLAB R2018b), ported here line by line:
+optimization over the Stiefel manifold", SIAM J. Optim. 30(1), 2020 (arXiv 1811.00980): ManPG
+and its adaptive-step variant ManPG-Ada. Reference code (MATLAB R2018b), ported line by line:
 
 * ``chenshixiang/ManPG:manpg_code_share/SPCA/manpg_orth_sparse.m`` (ManPG),
 * ``chenshixiang/ManPG:manpg_code_share/SPCA/manpg_orth_sparse_adap.m`` (ManPG-Ada),
@@ -14,11 +14,11 @@ the same files as ``QinsiWang2022/ManPQN:SPCA/`` (the code behind the published 
 
 The iteration, for F = f + h on St(n, r) with t = 1/L (L the Lipschitz constant of grad f):
 
-1. Tangent-space proximal step (paper eq. (3.2) / (4.1)):
+1. Tangent-space proximal step (ManPG's subproblem):
    D = argmin <grad f(X), D> + ||D||^2 / (2t) + h(X + D)  s.t.  X^T D + D^T X = 0.
    Its KKT conditions give X + D = Z(Lam) = prox_{t h}(X - t grad f(X) + 2t X Lam) for a
    symmetric multiplier Lam that solves X^T Z(Lam) + Z(Lam)^T X = 2 I, a system of r(r+1)/2
-   equations solved by the regularized semismooth Newton method (paper §4.2), warm-started
+   equations solved by the paper's regularized semismooth Newton method, warm-started
    from the previous Lam (:func:`manpg_subproblem`).
 2. Stop when ||D||^2 / t^2 < tol (the code's test, before the line search).
 3. Armijo backtracking: alpha = 1, halved while F(polar(X + alpha D)) >= F(X) - alpha ||D||^2 / (2t);
@@ -115,7 +115,7 @@ class TangentProxStep:
 
 def manpg_subproblem(X: np.ndarray, G: np.ndarray, t: float, h: Penalty, *, Lam0: np.ndarray | None = None,
                      tol: float = 1e-13, max_inner: int = DEFAULT_INNER_ITER) -> TangentProxStep:
-    """Solve ManPG's subproblem by the regularized semismooth Newton method (paper §4.2).
+    """Solve ManPG's subproblem by the paper's regularized semismooth Newton method.
 
         min_D <G, D> + ||D||_F^2 / (2 t) + h(X + D)   s.t.  X^T D + D^T X = 0,
 
@@ -248,7 +248,7 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
           callback: Callable[[Step], bool | None] | None = None, log_every: int = 1, adaptive: bool = False,
           tol: float | None = None, step: float | None = None, inner_iter: int = DEFAULT_INNER_ITER,
           F_target: float | None = None) -> Result:
-    """Run ManPG (Chen, Ma, So, Zhang 2020, Algorithm 1), or ManPG-Ada with ``adaptive=True``.
+    """Run ManPG (Chen, Ma, So, Zhang 2020), or ManPG-Ada with ``adaptive=True``.
 
     Parameters
     ----------
@@ -259,7 +259,7 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
     callback : called with a :class:`~obcd_lite.results.Step` after every iteration (``info``:
         ``alpha, t, opt_norm, inner``); returning True stops.
     log_every : history row every this many iterations.
-    adaptive : ManPG-Ada's step-size rule (Algorithm 2; :func:`manpg_ada`).
+    adaptive : ManPG-Ada's step-size rule (:func:`manpg_ada`).
     tol : stop when ||D||^2 / t^2 < tol; default 1e-8 n r (the demo's).
     step : t0; default 1/L with L = :func:`gradient_lipschitz` (computed inside the timed run,
         as the code's ``tic`` covers its ``eigs``).
@@ -353,7 +353,7 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
 
 def manpg_ada(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
               callback: Callable[[Step], bool | None] | None = None, log_every: int = 1, **options) -> Result:
-    """ManPG-Ada (Chen, Ma, So, Zhang 2020, Algorithm 2; reference
+    """ManPG-Ada (Chen, Ma, So, Zhang 2020; reference
     ``chenshixiang/ManPG:manpg_code_share/SPCA/manpg_orth_sparse_adap.m``): ManPG whose step t
     grows by 1.01 after a step without backtracking and shrinks to max(t0, t/1.01) after one
     with. Same options and differences as :func:`manpg` (which see); in particular the stop is

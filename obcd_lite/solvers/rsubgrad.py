@@ -2,7 +2,7 @@
 
 Source paper: X. Li, S. Chen, Z. Deng, Q. Qu, Z. Zhu, A. M.-C. So, "Weakly convex optimization
 over Stiefel manifold using Riemannian subgradient-type methods", SIAM J. Optim. 31(3), 2021
-(Algorithm 1 with the polar retraction). Reference code, ported here:
+(the Riemannian subgradient method, here with the polar retraction). Reference code, ported here:
 ``chenshixiang/ManPG:manpg_code_share/SPCA/Re_sub_grad_spca.m`` (identical in
 ``QinsiWang2022/ManPQN:SPCA/Re_sub_grad_spca.m``), the code the ManPG and ManPQN demos use both
 as a baseline and to make their starting points (500 iterations from a random point).
