@@ -69,6 +69,8 @@ class Penalty:
     finite = True
     #: A subgradient carries information (False for l0: it is 0 wherever h is differentiable).
     subgradient_informative = True
+    #: h is convex (proximal-gradient theory such as ManPG's needs it).
+    convex = False
 
     def kink_levels(self) -> tuple[float, ...]:
         """The values u where the elementwise h is not smooth (a brute force samples them)."""
@@ -135,6 +137,7 @@ class Zero(Penalty):
     """h = 0: the smooth problem."""
 
     sweep_kind = ZERO_KIND
+    convex = True
 
     def elementwise(self, U):
         return np.zeros_like(U)
@@ -219,6 +222,7 @@ class L1(Penalty):
     """h(X) = lam * ||X||_1."""
 
     sweep_kind = L1_KIND
+    convex = True
 
     def __init__(self, lam: float):
         self.lam = check_nonnegative(lam, "lam")
@@ -359,6 +363,7 @@ class NonNeg(Penalty):
     symmetric = False
     continuous = False
     sweep_kind = NONNEG_KIND
+    convex = True
     finite = False
 
     def elementwise(self, U):

@@ -75,7 +75,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..penalties import L1, Penalty, Zero
+from ..penalties import Penalty
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import polar
 from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
@@ -92,7 +92,6 @@ ARMIJO = 0.5
 ADA_FACTOR = 1.01
 #: ManPG-Ada's test against a known value: F < F_target + TARGET_GAP (the code's 1e-7).
 TARGET_GAP = 1e-7
-_SUPPORTED = (Zero, L1)
 
 
 @dataclass(frozen=True)
@@ -237,7 +236,7 @@ def _spectral_norm(S: np.ndarray) -> float:
 
 
 def _check_supported(h: Penalty, solver: str) -> None:
-    if not isinstance(h, _SUPPORTED):
+    if not (h.convex and h.finite):
         raise UnsupportedProblemError(
             f"{solver} does not handle h = {h!r}: it needs a convex h with a semismooth prox (Zero or L1). "
             "L0 and CappedL1 are nonconvex (ManPG's subproblem and its semismooth Newton method do not apply); "

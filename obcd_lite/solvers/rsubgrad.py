@@ -54,7 +54,6 @@ from typing import Callable
 
 import numpy as np
 
-from ..penalties import L0, NonNeg
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import polar
 from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
@@ -63,7 +62,6 @@ from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, 
 DEFAULT_MAX_ITER = 500
 #: The code's step exponent: eta_k = step0 / (k + 1)^POWER.
 POWER = 0.75
-_DECLINED = (L0, NonNeg)
 
 
 def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
@@ -93,7 +91,7 @@ def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit
     check_stiefel(X, "X0")
     problem.check_point(X, "X0")
     h = problem.h
-    if isinstance(h, _DECLINED):
+    if not (h.finite and h.subgradient_informative):
         raise UnsupportedProblemError(
             f"rsubgrad does not handle h = {h!r}: the l0 subgradient is 0 at every nonzero entry (the method "
             "never sparsifies), and NonNeg is an indicator (no subgradient off X >= 0, and the polar step leaves "
