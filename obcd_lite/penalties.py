@@ -25,7 +25,6 @@ from .validation import check_nonnegative
 #: that is the rounding level of the product (V has unit rows), whatever the angle.
 ZERO_ULPS = 32.0
 EPS = np.finfo(float).eps
-_ROWS = {m: np.arange(m)[:, None] for m in (1, 2, 4)}  # row indices for take-along-rows indexing
 
 # The compiled sweep's codes for the penalties it knows (``subproblem.sweep``); None: use pieces().
 ZERO_KIND = 0
@@ -256,8 +255,7 @@ class L1(Penalty):
         table[0][y == 0] = np.inf
         sy = np.sign(y)
         np.multiply(2.0 * sy, (x, y), out=table[1:])
-        rows = _ROWS[m]
-        table = table[:, rows, np.argsort(table[0], axis=1)]
+        table = np.take_along_axis(table, np.argsort(table[0], axis=1)[None], axis=2)
         # As t -> -inf, sign(x_i + t y_i) = -sign(y_i); entries with y_i = 0 keep sign(x_i)
         # for every t (the paper drops them, but lam |x_i| / sqrt(1+t^2) still depends on t).
         o_left = np.where(y != 0, -sy, np.sign(x))

@@ -125,7 +125,10 @@ def _sweep(D: np.ndarray, order: str, fix_signs: bool,
             V_alg = givens(R[p, j], R[q, j])
             rows = [p, q]
             R[rows] = V_alg.T @ R[rows]
-            if fix_signs and p == j and R[j, j] < 0:  # Listing 1, lines 7-10 (a rotation)
+            # Listing 1, lines 7-10 (a rotation): only after the column's last step, on rows (j, j + 1),
+            # where R[j, j] is settled. (Testing p == j instead fires after every step of the
+            # "distinct" order, whose pivot row is always j.)
+            if fix_signs and q == j + 1 and R[j, j] < 0:
                 R[rows] = _SIGN_FLIP.T @ R[rows]
                 V_alg = V_alg @ _SIGN_FLIP
                 sign_fixes += 1

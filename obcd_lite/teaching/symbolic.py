@@ -200,7 +200,7 @@ def quartic_symbolic() -> list[sp.Expr]:
 QUARTIC_GRID = (-2, -1, 0, 1, 2)
 
 
-def quartic_agreement(numeric=None, n_random: int = 200, seed: int = 0) -> list[bool]:
+def quartic_agreement(numeric=None, n_random: int = 200, rng=0) -> list[bool]:
     """Per coefficient c4, ..., c0: does ``numeric(a, b, w, d)`` equal ``quartic_symbolic()``?
 
     ``numeric`` defaults to the solver's code, ``subproblem.quartic_coefficients``, and must
@@ -211,14 +211,14 @@ def quartic_agreement(numeric=None, n_random: int = 200, seed: int = 0) -> list[
       degree <= 2 in each variable, so a numeric polynomial of that degree that agrees on
       5 > 2 values per variable is the same polynomial;
     * and to 1e-12 relative on ``n_random`` random points in [-5, 5]^4 (catches a numeric
-      function that is not such a polynomial).
+      function that is not such a polynomial); ``rng`` (int seed or Generator) draws them.
     """
     if numeric is None:
         from ..subproblem import quartic_coefficients as numeric
     f = sp.lambdify((a, b, w, d), quartic_symbolic(), "numpy")
     grid = np.meshgrid(*[np.array(QUARTIC_GRID, dtype=float)] * 4, indexing="ij")
     pts = [np.concatenate([g.ravel(), u]) for g, u in
-           zip(grid, np.random.default_rng(seed).uniform(-5.0, 5.0, (4, n_random)))]
+           zip(grid, np.random.default_rng(rng).uniform(-5.0, 5.0, (4, n_random)))]
     n_grid = grid[0].size
     want = np.stack([np.broadcast_to(np.asarray(v, dtype=float), pts[0].shape) for v in f(*pts)], axis=-1)
     got = np.asarray(numeric(*pts), dtype=float)

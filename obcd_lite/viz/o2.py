@@ -1,7 +1,8 @@
 """Figures for notebook 01: O(2) as two circles, and F along both circles with its critical points.
 
-Pure drawing: every number comes from :mod:`obcd_lite.critical_points`, :mod:`obcd_lite.cayley`
-or :func:`obcd_lite.obcd.obcd`; nothing here computes an algorithm.
+Pure drawing: every number comes from :mod:`obcd_lite.teaching.critical_points` and
+:mod:`obcd_lite.teaching.o2_explorer` (which runs the Cayley method and OBCD); nothing here
+computes an algorithm. Colours: :data:`obcd_lite.viz.style.BRANCH_COLORS`.
 """
 from __future__ import annotations
 
@@ -11,13 +12,13 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..stiefel import ref, rot
+from .style import BRANCH_COLORS, BRANCH_LABELS, apply_style
 
-BRANCH_COLORS = {"rot": "tab:blue", "ref": "tab:orange"}
-BRANCH_LABELS = {"rot": "rotations rot(θ), det = +1", "ref": "reflections ref(θ), det = −1"}
+apply_style()
 KIND_MARKERS = {"min": "v", "max": "^", "other": "D", "flat": "s"}
 
 
-def two_circles_figure(angles: Sequence[float] = (0.0, np.pi / 3, np.pi), figsize=(10, 3.6)):
+def two_circles_figure(angles: Sequence[float] = (0.0, np.pi / 3, np.pi), figsize=(8.5, 4.0)):
     """O(2) = two disjoint circles (Lemma 2.4), and det along a straight path between them.
 
     Left: each V in O(2) is drawn by its second column (sin, cos), the same for rot(θ) and
@@ -35,15 +36,15 @@ def two_circles_figure(angles: Sequence[float] = (0.0, np.pi / 3, np.pi), figsiz
             x, y = offset + V[0, 1], V[1, 1]
             ax_circles.plot(x, y, "o", color=BRANCH_COLORS[branch])
             ax_circles.annotate(f"{branch}({theta:.2f})\ndet={np.linalg.det(V):+.0f}", (x, y),
-                                textcoords="offset points", xytext=(6, 4), fontsize=8)
+                                textcoords="offset points", xytext=(6, 4))
     ax_circles.set_aspect("equal")
     ax_circles.set_xlim(-3.1, 3.4)
-    ax_circles.set_ylim(-1.5, 1.9)
+    ax_circles.set_ylim(-1.5, 2.4)
     ax_circles.set_xticks([])
     ax_circles.set_yticks([])
     ax_circles.set_title("O(2) = {det = +1} ∪ {det = −1}")
-    ax_circles.set_xlabel("each V drawn at its second column (sin θ, cos θ)", fontsize=8)
-    ax_circles.legend(loc="upper center", fontsize=8, ncol=2, frameon=False)
+    ax_circles.set_xlabel("each V drawn at its second column (sin θ, cos θ)")
+    ax_circles.legend(loc="upper center", ncol=1, frameon=False)
     s = np.linspace(0.0, 1.0, 101)
     dets = [np.linalg.det((1 - si) * rot(0.0) + si * ref(0.0)) for si in s]
     ax_det.plot(s, dets, color="k")
@@ -62,7 +63,7 @@ def landscape_axes(ax, landscape: dict, critical=(), bs2=(), trajectories: dict 
     Parameters
     ----------
     ax : matplotlib Axes.
-    landscape : dict from :func:`obcd_lite.critical_points.landscape_2x2`.
+    landscape : dict from :func:`obcd_lite.teaching.critical_points.landscape_2x2`.
     critical, bs2 : CriticalPoint records; markers: ▼ min, ▲ max, ◆ other, ■ flat arc;
         filled = smooth, hollow = kink of the l1 term; a star rings each BS_2-point.
     trajectories : {label: (branches, thetas, values)} drawn as connected dots.
@@ -97,7 +98,7 @@ def landscape_axes(ax, landscape: dict, critical=(), bs2=(), trajectories: dict 
     ax.set_ylabel("F")
     ax.set_title(title)
     # Below the axes: inside, the legend would hide marks wherever the landscape happens to be.
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, frameon=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
     return ax
 
 
@@ -121,3 +122,14 @@ def critical_table(points) -> str:
     for pt in points:
         lines.append(f"{pt.branch:<6} {pt.theta:9.6f} {pt.value:11.6f} {pt.kind:<6} {str(pt.smooth):<6}")
     return "\n".join(lines)
+
+
+def snapshot_figure(snap, figsize=(8.5, 5.0)):
+    """The explorer's figure for a :class:`~obcd_lite.teaching.o2_explorer.Snapshot`: the landscape
+    with critical points, BS_2-points and both trajectories."""
+    paths = {"Cayley (Wen–Yin)": (snap.cayley.branches, snap.cayley.thetas, snap.cayley.values),
+             "OBCD k=2": (snap.obcd.branches, snap.obcd.thetas, snap.obcd.values)}
+    T = snap.T
+    title = (f"T = [[{T[0, 0]:.2f}, {T[0, 1]:.2f}], [{T[1, 0]:.2f}, {T[1, 1]:.2f}]], μ = {snap.mu:.2f}, "
+             f"α = {snap.alpha:.2g}: {len(snap.critical)} critical, {len(snap.bs2)} BS₂")
+    return landscape_figure(snap.landscape, snap.critical, snap.bs2, paths, title, figsize)

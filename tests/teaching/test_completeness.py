@@ -1,4 +1,4 @@
-"""Tests of obcd_lite.completeness: Theorem 3.1, Corollary 3.2, Lemma A.5 and Listing 1."""
+"""Tests of obcd_lite.teaching.completeness: Theorem 3.1, Corollary 3.2, Lemma A.5 and Listing 1."""
 from __future__ import annotations
 
 import itertools
@@ -330,3 +330,17 @@ def test_embedding_into_k_blocks(n):
 
 def test_factor_count():
     assert [factor_count(n) for n in range(2, 7)] == [1, 3, 6, 10, 15]
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("n", [3, 4, 6, 7])
+def test_sign_fix_fires_at_most_once_per_column(n, order):
+    """Listing 1's lines 7-10 run after a column's last step only: at most n - 1 times in either
+    order (the "distinct" order once tested ``p == j``, always true there, and fired up to 9 times
+    for n = 6), and the result is still diag(1, ..., 1, det D)."""
+    for seed in range(60):
+        D = random_orthogonal(n, (-1) ** seed, seed)
+        out = givens_qr_rotations_only(D, order=order)
+        assert out.sign_fixes <= n - 1
+        assert np.allclose(out.R, np.diag([1.0] * (n - 1) + [float((-1) ** seed)]), atol=1e-12)
+        assert np.allclose(compose(out.factors, n), out.R @ D, atol=1e-12)

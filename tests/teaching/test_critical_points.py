@@ -1,6 +1,6 @@
 """Critical points and BS_2-points over O(2) (Remark 2.5, Appendix C.1, Definitions 3.4 and 3.6).
 
-The reference used here is independent of obcd_lite.critical_points: F is evaluated entrywise
+The reference used here is independent of obcd_lite.teaching.critical_points: F is evaluated entrywise
 on a dense grid of each circle and discrete local extrema are read off; criticality is tested in
 the ambient form of Definition 3.4 with subgradients sampled from the l1 box; BS_2 is tested by
 brute-force minimization of K(V; X, B) = F(V X) + alpha/2 ||V - I||^2 over a dense grid of O(2).

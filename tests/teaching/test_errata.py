@@ -1,4 +1,4 @@
-"""Each row of obcd_lite.symbolic.ERRATA (the notebook's errata table) is backed by a test here."""
+"""Each row of obcd_lite.teaching.symbolic.ERRATA (the notebook's errata table) is backed by a test here."""
 import numpy as np
 import pytest
 import sympy as sp
@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 from sympy.parsing.sympy_parser import implicit_multiplication_application, parse_expr, standard_transformations
 
 from obcd_lite import L0, L1, CappedL1, NonNeg
-from obcd_lite import symbolic as S
-from obcd_lite.breakpoint_stepper import random_instance
+from obcd_lite.teaching import symbolic as S
+from obcd_lite.teaching.breakpoint_stages import random_instance
 from obcd_lite.subproblem.brute_force import brute_force_2x2
 from obcd_lite.subproblem.breakpoint import (branch_coefficients, candidate_set, quartic_coefficients, quartic_real_roots,
                                   solve_2x2_full)

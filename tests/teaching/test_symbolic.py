@@ -1,4 +1,4 @@
-"""obcd_lite.symbolic: each sympy derivation of Appendix B, and its agreement with the numbers of subproblem.
+"""obcd_lite.teaching.symbolic: each sympy derivation of Appendix B, and its agreement with the numbers of subproblem.
 
 The derivations that back a row of ``symbolic.ERRATA`` (the quartic's closed form, the squaring, c4 and the
 cos theta = 0 points, the sign of the zero crossing) are tested once, in tests/test_errata.py.
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scipy.optimize import brentq
 
 from obcd_lite import L0, L1, CappedL1, NonNeg, Zero
-from obcd_lite import symbolic as S
+from obcd_lite.teaching import symbolic as S
 from obcd_lite.subproblem.breakpoint import branch_coefficients, quartic_coefficients, quartic_real_roots
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

@@ -1,107 +1,29 @@
-"""obcd_lite.breakpoint_stepper: brute force, the pure stepper state, the figure and the widget wiring."""
+"""The wiring of notebook 02's stepper (obcd_lite.widgets.breakpoint), driven in-process."""
 import matplotlib
 
 matplotlib.use("Agg")
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
-from obcd_lite import L0, NonNeg  # noqa: E402
-from obcd_lite.subproblem.brute_force import brute_force_2x2, objective_at  # noqa: E402
-from obcd_lite.breakpoint_stepper import (STAGES, build_stepper, describe_state,  # noqa: E402
-                                          make_penalty, random_instance, stepper_figure,
-                                          stepper_state)
-from obcd_lite.subproblem.breakpoint import candidate_set, solve_2x2_full  # noqa: E402
-
-PENALTIES = ["zero", "l0", "l1", "capped_l1", "nonneg"]
-
-
-def _V(branch, c, s):
-    return np.array([[c, s], [-s, c]]) if branch == 0 else np.array([[-c, s], [s, c]])
-
-
-def test_direct_objective_matches_a_hand_computation():
-    Qt, P, Z = np.diag([1.0, 2.0, 3.0, 4.0]), np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[1.0, 0.0], [0.0, -2.0]])
-    V = np.array([[0.0, 1.0], [-1.0, 0.0]])  # rot(pi/2): vec = (0, -1, 1, 0)
-    want = 0.5 * (2.0 + 3.0) + (2.0 - 3.0) + 0.5 * (1.0 + 2.0)  # + L1(0.5) of VZ = [[0,-2],[-1,0]]
-    assert objective_at(Qt, P, Z, make_penalty("l1"), V) == pytest.approx(want)
-
-
-@settings(deadline=None)
-@given(seed=st.integers(0, 10**6), penalty=st.sampled_from(PENALTIES))
-def test_brute_force_agrees_with_the_solver(seed, penalty):
-    h = make_penalty(penalty)
-    Qt, P, Z = random_instance(seed, nonneg=isinstance(h, NonNeg))
-    assert brute_force_2x2(Qt, P, Z, h, grid=6000).value == pytest.approx(solve_2x2_full(Qt, P, Z, h).value,
-                                                                             abs=1e-7)
-
-
-@settings(deadline=None)
-@given(seed=st.integers(0, 10**6), penalty=st.sampled_from(PENALTIES))
-def test_candidate_values_are_the_objective_at_their_point(seed, penalty):
-    h = make_penalty(penalty)
-    Qt, P, Z = random_instance(seed, nonneg=isinstance(h, NonNeg))
-    cs = candidate_set(Qt, P, Z, h)
-    for j in np.nonzero(np.isfinite(cs.value))[0]:
-        direct = objective_at(Qt, P, Z, h, _V(cs.branch[j], cs.c[j], cs.s[j]))
-        assert direct == pytest.approx(cs.value[j], abs=1e-9)
-
-
-def test_brute_force_sees_exact_zeros_for_l0():
-    # the L0 minimum sits on an isolated angle; a grid alone would miss it by lam
-    Qt, P, Z = random_instance(0)
-    h = L0(0.3)
-    assert brute_force_2x2(Qt, P, Z, h, grid=500).value == pytest.approx(solve_2x2_full(Qt, P, Z, h).value,
-                                                                            abs=1e-9)
-
-
-@pytest.mark.parametrize("penalty", PENALTIES)
-def test_stepper_state_grows_stage_by_stage(penalty):
-    keys = [stepper_state(3, penalty, k).keys() for k in range(len(STAGES))]
-    assert "candidates" not in keys[0] and "candidates" in keys[1]
-    assert "curves" not in keys[1] and "curves" in keys[2]
-    assert "brute" not in keys[2] and "brute" in keys[3]
-    last = stepper_state(3, penalty, 3)
-    assert last["chosen"]["value"] == pytest.approx(last["solver_value"], abs=1e-12)
-    assert last["brute"].value == pytest.approx(last["chosen"]["value"], abs=1e-7)
-    assert sum(last["counts"].values()) == len(last["candidates"].value)
-    assert "brute force" in describe_state(last)
-
-
-def test_stepper_rejects_bad_input():
-    with pytest.raises(ValueError, match="stage"):
-        stepper_state(0, "l1", 4)
-    with pytest.raises(ValueError, match="penalty"):
-        stepper_state(0, "l2", 0)
-
-
-def test_curves_pass_through_the_candidates():
-    st_ = stepper_state(1, "capped_l1", 2)
-    cs = st_["candidates"]
-    for j in np.nonzero((cs.sigma != 0) & np.isfinite(cs.value) & (np.abs(cs.t) < 5))[0]:
-        t, v = st_["curves"][(("rot", "ref")[int(cs.branch[j])], int(cs.sigma[j]))]
-        assert np.interp(cs.t[j], t, v) == pytest.approx(cs.value[j], abs=2e-2)
-
-
-def test_figure_has_both_branches_and_the_chosen_star():
-    fig = stepper_figure(stepper_state(2, "l1", 3))
-    assert [ax.get_title().split(":")[0] for ax in fig.axes] == ["rot", "ref"]
-    labels = [ln.get_label() for ax in fig.axes for ln in ax.get_lines()]
-    assert labels.count("chosen") == 1 and "brute force" in labels and "p~(t) + e" in labels
-    matplotlib.pyplot.close(fig)
+from obcd_lite import NonNeg  # noqa: E402
+from obcd_lite.teaching.breakpoint_stages import STAGES, describe_state  # noqa: E402
+from obcd_lite.widgets.breakpoint import breakpoint_stepper, step_button  # noqa: E402
 
 
 def test_widget_step_and_seed_change():
-    ui = build_stepper(seed=4, penalty="l0")
-    assert ui.state["stage"] == 0 and len(ui.out.outputs) == 2
+    ex = breakpoint_stepper(rng=4, penalty="l0", stage=0)
+    button = step_button(ex)
+    assert ex.state["value"]["stage"] == 0 and len(ex.out.outputs) == 1
     for want in (1, 2, 3, 0):
-        ui.step_button.click()
-        assert ui.state["stage"] == want
-    ui.step_button.click()
-    ui.seed.value = 7
-    assert ui.state["seed"] == 7 and ui.state["stage"] == 0
-    ui.penalty.value = "nonneg"
-    assert ui.state["h"].__class__ is NonNeg
-    assert ui.out.outputs[0]["text"].startswith("seed 7")
-    assert "text/plain" in ui.out.outputs[1]["data"]
+        button.click()
+        assert ex.state["value"]["stage"] == want
+    button.click()
+    ex.controls["rng"].value = 7
+    assert ex.state["value"]["seed"] == 7 and ex.state["value"]["stage"] == 1  # the stage is kept
+    ex.controls["penalty"].value = "nonneg"
+    assert ex.state["value"]["h"].__class__ is NonNeg
+    assert describe_state(ex.state["value"]).startswith("seed 7")
+    assert "text/plain" in ex.out.outputs[0]["data"]
+
+
+def test_stepper_starts_with_everything_drawn():
+    ex = breakpoint_stepper()
+    assert ex.state["value"]["stage"] == len(STAGES) - 1 and "chosen" in ex.state["value"]

@@ -1,0 +1,132 @@
+"""The breakpoint search of Appendix B, one stage at a time (the pure compute of notebook 02's stepper).
+
+Stages: 0 the coefficients of eq. (1-D) per branch, 1 the candidate set (breakpoints,
+quartic roots, cos theta = 0, V = I) of ``subproblem.candidate_set``, 2 the objective of
+problem (3) along both half circles (the paper's p(t) and p~(t) plus e, plus h) with every
+candidate on it, 3 the chosen minimum next to a brute-force angle search
+(``subproblem.brute_force.brute_force_2x2``). Drawing: :mod:`obcd_lite.viz.breakpoint`;
+wiring: :mod:`obcd_lite.widgets.breakpoint`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..penalties import L0, L1, CappedL1, NonNeg, Penalty, Zero
+from ..stiefel import BRANCHES
+from ..subproblem import branch_coefficients, candidate_set, solve_2x2_full
+from ..subproblem.brute_force import brute_force_2x2, objective_at
+
+STAGES = ("coefficients", "candidates", "p(t) and p~(t)", "minimum vs brute force")
+#: The kinds of candidates of ``candidate_set``, in the order the text and the legend list them.
+CANDIDATE_KINDS = ("break", "stationary", "cos0", "identity")
+PENALTY_NAMES = ("zero", "l0", "l1", "capped_l1", "nonneg")
+
+
+def make_penalty(name: str) -> Penalty:
+    """The penalty the stepper uses for ``name`` in {"zero", "l0", "l1", "capped_l1", "nonneg"}."""
+    table = {"zero": Zero(), "l0": L0(0.3), "l1": L1(0.5), "capped_l1": CappedL1(1.0, 0.4), "nonneg": NonNeg()}
+    if name not in table:
+        raise ValueError(f"penalty must be one of {sorted(table)}, got {name!r}")
+    return table[name]
+
+
+def random_instance(rng=None, r: int = 2, nonneg: bool = False):
+    """A random subproblem (Qt, P, Z) of problem (3), k = 2: Qt symmetric PSD, Z with unit rows.
+
+    ``rng`` is an int seed or a ``numpy.random.Generator``. With ``nonneg`` Z is entrywise
+    nonnegative, so that V = I is feasible for ``NonNeg``.
+    """
+    rng = np.random.default_rng(rng)
+    G = rng.standard_normal((4, 4))
+    Qt = G @ G.T / 4.0
+    P = rng.standard_normal((2, 2))
+    Z = rng.standard_normal((2, r))
+    Z /= np.linalg.norm(Z, axis=1, keepdims=True)
+    return Qt, P, (np.abs(Z) if nonneg else Z)
+
+
+def half_circle_matrices(branch: str, sigma: int, t: np.ndarray) -> np.ndarray:
+    """V(t) on the half circle sigma (c, s) = sigma (1, t) / sqrt(1 + t^2) of ``branch`` (Lemma B.1)."""
+    rho = np.hypot(1.0, t)
+    c, s = sigma / rho, sigma * t / rho
+    first = np.stack([c if branch == "rot" else -c, s], -1)
+    second = np.stack([-s if branch == "rot" else s, c], -1)
+    return np.stack([first, second], -2)
+
+
+def stepper_state(rng, penalty: str, stage: int, r: int = 2) -> dict:
+    """Everything the stepper shows at ``stage`` (0..3) for the instance ``random_instance(rng)``.
+
+    Keys: ``seed`` (``rng`` when it is an int, else None), ``penalty``, ``stage``, ``stage_name``,
+    ``instance`` (Qt, P, Z), ``h``, ``coefficients`` (dict of per-branch arrays a, b, cq, d, e, w,
+    x, y), and from stage 1 ``candidates`` (the ``CandidateSet``) and ``counts`` per kind; from
+    stage 2 ``curves`` {(branch, sigma): (t, value)} of the full objective of problem (3), h
+    included; at stage 3 ``chosen`` (branch, sigma, kind, t, value), ``solver_value`` and
+    ``brute`` (brute-force value, branch, theta).
+    """
+    if int(stage) != stage or not 0 <= stage < len(STAGES):
+        raise ValueError(f"stage must be an integer in 0..{len(STAGES) - 1}, got {stage!r}")
+    stage = int(stage)
+    h = make_penalty(penalty)
+    Qt, P, Z = random_instance(rng, r, nonneg=isinstance(h, NonNeg))
+    a, b, cq, d, e, x, y = branch_coefficients(Qt, P, Z)
+    seed = int(rng) if isinstance(rng, (int, np.integer)) else None
+    state = {"seed": seed, "penalty": penalty, "stage": stage, "stage_name": STAGES[stage],
+             "instance": (Qt, P, Z), "h": h,
+             "coefficients": {"a": a, "b": b, "cq": cq, "d": d, "e": e, "w": cq - e, "x": x, "y": y}}
+    if stage >= 1:
+        cs = candidate_set(Qt, P, Z, h)
+        state["candidates"] = cs
+        state["counts"] = {k: int(np.sum(cs.kind == k)) for k in CANDIDATE_KINDS}
+    if stage >= 2:
+        t = np.tan(np.linspace(-np.pi / 2, np.pi / 2, 1201)[1:-1])  # dense in arctan(t)
+        state["curves"] = {(branch, sigma): (t, objective_at(Qt, P, Z, h, half_circle_matrices(branch, sigma, t)))
+                           for branch in BRANCHES for sigma in (1, -1)}
+    if stage >= 3:
+        cs = state["candidates"]
+        j = chosen_index(cs)
+        state["chosen"] = {"branch": BRANCHES[int(cs.branch[j])], "sigma": int(cs.sigma[j]), "kind": str(cs.kind[j]),
+                           "t": float(cs.t[j]), "value": float(cs.value[j])}
+        state["solver_value"] = solve_2x2_full(Qt, P, Z, h).value
+        state["brute"] = brute_force_2x2(Qt, P, Z, h)
+    return state
+
+
+def chosen_index(cs) -> int:
+    """The position of the best finite candidate (the minimum the search returns)."""
+    return int(np.argmin(np.where(np.isfinite(cs.value), cs.value, np.inf)))
+
+
+def describe_state(state: dict) -> str:
+    """A short fixed-precision text of the stage (printed under the figure)."""
+    co = state["coefficients"]
+    lines = [f"seed {state['seed']}, h = {state['h']!r}, stage {state['stage']}: {state['stage_name']}"]
+    for k, branch in enumerate(BRANCHES):
+        lines.append(f"  {branch}: a={co['a'][k]:+.4f} b={co['b'][k]:+.4f} w={co['w'][k]:+.4f} "
+                     f"d={co['d'][k]:+.4f} e={co['e'][k]:+.4f}")
+    if "counts" in state:
+        lines.append("  candidates: " + ", ".join(f"{n} {k}" for k, n in state["counts"].items()))
+    if "chosen" in state:
+        ch, bf = state["chosen"], state["brute"]
+        lines.append(f"  chosen: {ch['branch']} sigma={ch['sigma']:+d} {ch['kind']} value={ch['value']:.6f}")
+        lines.append(f"  brute force: {bf.branch} theta={bf.theta:.4f} value={bf.value:.6f} "
+                     f"(gap {bf.value - ch['value']:+.1e})")
+    return "\n".join(lines)
+
+
+def marker_position(cs, j: int) -> tuple[str, int, float]:
+    """(branch, sigma, arctan t) of candidate j on the plots; cos0 / identity go to their curve's point."""
+    branch = BRANCHES[int(cs.branch[j])]
+    if cs.kind[j] == "identity":
+        return branch, 1, 0.0
+    if cs.kind[j] == "cos0":
+        # (c, s) = (0, 1) is t -> +inf on p (sigma = +1) and t -> -inf on p~ (sigma = -1).
+        return branch, 1, float(np.sign(cs.s[j]) * np.pi / 2)
+    return branch, int(cs.sigma[j]), float(np.arctan(cs.t[j]))
+
+
+def smooth_half_circle(a: float, b: float, w: float, d: float, e: float, sigma: int, t) -> np.ndarray:
+    """p(t) + e (sigma = +1) or p~(t) + e (sigma = -1) of one branch with h = 0 (Lemma B.1)."""
+    t = np.asarray(t, dtype=float)
+    rho = np.hypot(1.0, t)
+    return sigma * (a + b * t) / rho + (w + d * t) / rho**2 + e

@@ -1,0 +1,70 @@
+"""The pure compute behind notebook 03's pictures: one factor of Theorem 3.1(a) at a time, and
+OBCD with and without reflections. Drawing: :mod:`obcd_lite.viz.completeness`; wiring:
+:mod:`obcd_lite.widgets.completeness`.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from ..validation import as_matrix
+from .completeness import Factor, compose, describe_factors
+
+
+def step_state(D, factors: Sequence[Factor], step: int) -> dict:
+    """What the slider shows after applying the first ``step`` factors.
+
+    Returns a dict with ``step``, ``n``, ``product`` = W_step ... W_1 (the running
+    product, I at step 0 and D at the end), ``remaining`` = W_m ... W_{step+1}
+    = D product^T (the transpose of Listing 1's R), ``pair``/``branch``/``theta``
+    of factor ``step`` (None at step 0), ``branches`` of all factors, and
+    ``error`` = ||remaining - I||_F, the distance still to go.
+    """
+    D = as_matrix(D, "D")
+    n = D.shape[0]
+    m = len(factors)
+    if int(step) != step or not 0 <= step <= m:
+        raise ValueError(f"step must be an integer in [0, {m}], got step = {step!r}")
+    step = int(step)
+    product = compose(factors[:step], n)
+    remaining = D @ product.T  # product is orthogonal, so W_m ... W_{step+1} = D product^{-1}
+    described = describe_factors(factors)
+    current = described[step - 1] if step > 0 else None
+    return {
+        "step": step,
+        "n": n,
+        "product": product,
+        "remaining": remaining,
+        "pair": None if current is None else (current[0], current[1]),
+        "branch": None if current is None else current[2],
+        "theta": None if current is None else current[3],
+        "branches": [d[2] for d in described],
+        "error": float(np.linalg.norm(remaining - np.eye(n))),
+    }
+
+
+def step_title(state: dict) -> str:
+    """One line naming the step, pair, branch and angle (fixed precision)."""
+    m = len(state["branches"])
+    if state["pair"] is None:
+        return f"step 0 of {m}: nothing applied yet, ||remaining - I||_F = {state['error']:.3f}"
+    i, j = state["pair"]
+    return (f"step {state['step']} of {m}: rows ({i}, {j}), {state['branch']}"
+            f"(theta = {state['theta']:.3f}), ||remaining - I||_F = {state['error']:.3f}")
+
+
+def reachability_runs(T, X0, *, max_iter: int = 300, rng=None, working_set: str = "cyclic") -> dict:
+    """OBCD (k = 2) on F(X) = ||X - T||_F^2 from X0 with both branches and with rotations only.
+
+    Returns ``{"both": Result, "rot": Result}`` from :func:`obcd_lite.solvers.obcd.obcd`
+    with ``branches="both"`` and ``branches="rot"``; everything else is the same loop
+    (``rng`` seeds a random working-set rule; the cyclic rule draws nothing).
+    """
+    from ..problems import procrustes
+    from ..solvers.obcd import obcd
+
+    problem = procrustes(T)
+    return {branches: obcd(problem, X0, k=2, max_iter=max_iter, working_set=working_set, rng=rng,
+                           branches=branches, log_every=1)
+            for branches in ("both", "rot")}

@@ -1,0 +1,111 @@
+"""The pure compute behind notebook 01's explorer: one :class:`Snapshot` per setting of the sliders.
+
+:func:`compute` maps the slider values (target T, l1 weight mu, proximal parameter alpha, start
+point) to the landscape of F over O(2), its critical points (Definition 3.5), its BS_2-points
+(Definition 3.7) and the runs of the Cayley method and of OBCD (k = 2) from the start.
+Drawing is :func:`obcd_lite.viz.o2.snapshot_figure`; the wiring is :mod:`obcd_lite.widgets.o2`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..penalties import L1, Zero
+from ..problems import procrustes
+from ..solvers.cayley import cayley_method
+from ..solvers.obcd import obcd
+from ..stiefel import angle_of, branch_matrix
+from ..validation import as_matrix, check_nonnegative
+from .critical_points import CriticalPoint, bs2_points_2x2, critical_points_2x2, landscape_2x2, objective_2x2
+
+#: The paper's first example (Remark 2.5): the explorer starts here.
+DEFAULT_TARGET = ((1.0, 0.0), (-1.0, -1.0))
+#: The proximal parameter of eq. (11) used when none is given (small: K is then F plus a tiny term).
+DEFAULT_ALPHA = 1e-5
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """A run drawn on the landscape: the branch, angle and F of every iterate."""
+
+    branches: tuple
+    thetas: np.ndarray
+    values: np.ndarray
+
+    @property
+    def final(self) -> tuple[str, float, float]:
+        return self.branches[-1], float(self.thetas[-1]), float(self.values[-1])
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything the explorer shows for one setting of the sliders."""
+
+    T: np.ndarray
+    mu: float
+    landscape: dict
+    critical: list[CriticalPoint]
+    bs2: list[CriticalPoint]
+    cayley: Trajectory
+    obcd: Trajectory
+    cayley_det_Q: np.ndarray
+    alpha: float = DEFAULT_ALPHA
+
+
+def trajectory_of(path, T: np.ndarray, mu: float) -> Trajectory:
+    """(branch, theta, F) of each 2x2 iterate in ``path`` (angle_of from Lemma 2.4)."""
+    angles = [angle_of(X) for X in path]
+    return Trajectory(tuple(b for b, _ in angles), np.array([t for _, t in angles]),
+                      np.array([objective_2x2(X, T, mu) for X in path]))
+
+
+def obcd_path(problem, X0: np.ndarray, max_iter: int = 20, alpha: float = DEFAULT_ALPHA) -> list[np.ndarray]:
+    """The iterates of OBCD (k = 2, both branches, exact Q) from X0, stopping once V = I."""
+    path = [np.array(X0, dtype=float)]
+
+    def keep(step) -> bool:
+        path.append(step.X.copy())
+        return bool(np.allclose(step.V, np.eye(2), atol=1e-12))
+
+    obcd(problem, X0, k=2, alpha=alpha, working_set="cyclic", Q="exact", max_iter=max_iter,
+         callback=keep, branches="both")
+    return path
+
+
+def compute(t11: float, t12: float, t21: float, t22: float, mu: float, start_theta: float,
+            start_branch: str, alpha: float = DEFAULT_ALPHA, cayley_iter: int = 300) -> Snapshot:
+    """All data the explorer shows for one setting of the sliders (pure: no drawing, no state).
+
+    Parameters
+    ----------
+    t11, t12, t21, t22 : entries of the target T.
+    mu : l1 weight, >= 0.
+    start_theta, start_branch : the start X0 = rot(theta) or ref(theta) of both methods.
+    alpha : OBCD's proximal parameter (eq. (11)), > 0; also the alpha of the BS_2 test, which
+        depends on it: K(V; X) = F(VX) + alpha/2 ||V - I||_F^2 for n = k = 2.
+    cayley_iter : iteration budget of the Cayley method.
+    """
+    T = as_matrix([[t11, t12], [t21, t22]], "T", (2, 2))
+    mu = check_nonnegative(mu, "mu")
+    alpha = check_nonnegative(alpha, "alpha", strict=True)
+    X0 = branch_matrix(start_branch, float(start_theta))
+    problem = procrustes(T, L1(mu) if mu > 0 else Zero())
+    cayley = cayley_method(problem, X0, max_iter=cayley_iter, keep_path=True)
+    return Snapshot(T=T, mu=mu, landscape=landscape_2x2(T, mu), critical=critical_points_2x2(T, mu),
+                    bs2=bs2_points_2x2(T, mu, alpha), cayley=trajectory_of(cayley.info["path"], T, mu),
+                    obcd=trajectory_of(obcd_path(problem, X0, alpha=alpha), T, mu),
+                    cayley_det_Q=cayley.history["det_Q"][1:], alpha=alpha)
+
+
+def snapshot_summary(snap: Snapshot) -> str:
+    """Fixed-precision text: final points of both runs and the global minimum."""
+    best = min(snap.critical, key=lambda pt: pt.value)
+    lines = []
+    for name, traj in (("Cayley", snap.cayley), ("OBCD  ", snap.obcd)):
+        branch, theta, value = traj.final
+        lines.append(f"{name}: ends on {branch} at theta = {theta:.4f}, F = {value:.6f}")
+    lines.append(f"global min: {best.branch} at theta = {best.theta:.4f}, F = {best.value:.6f}")
+    if snap.cayley_det_Q.size:
+        lines.append(f"Cayley det Q in [{snap.cayley_det_Q.min():.12f}, {snap.cayley_det_Q.max():.12f}]")
+    return "\n".join(lines)

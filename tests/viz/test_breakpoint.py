@@ -1,0 +1,40 @@
+"""Figures of notebook 02 (obcd_lite.viz.breakpoint)."""
+import matplotlib
+
+matplotlib.use("Agg")
+import numpy as np  # noqa: E402
+
+from obcd_lite.teaching.breakpoint_stages import random_instance, stepper_state  # noqa: E402
+from obcd_lite.subproblem import branch_coefficients, quartic_coefficients  # noqa: E402
+from obcd_lite.teaching.symbolic import real_roots  # noqa: E402
+from obcd_lite.viz.breakpoint import KIND_LABELS, quartic_roots_figure, stepper_figure  # noqa: E402
+
+
+def test_figure_has_both_branches_and_the_chosen_star():
+    fig = stepper_figure(stepper_state(2, "l1", 3))
+    assert [ax.get_title().split(":")[0] for ax in fig.axes] == ["rot", "ref"]
+    labels = [ln.get_label() for ax in fig.axes for ln in ax.get_lines()]
+    assert labels.count("chosen") == 1 and "brute force" in labels and "p~(t) + e + h  (σ = −1)" in labels
+    matplotlib.pyplot.close(fig)
+
+
+
+
+def test_legend_lists_every_marker_and_axes_are_labelled():
+    fig = stepper_figure(stepper_state(0, "l0", 3))
+    texts = [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+    assert all(label in texts for label in KIND_LABELS.values()) and "◇ V = I" in texts
+    assert fig.axes[0].get_ylabel()
+    matplotlib.pyplot.close(fig)
+    Qt, P, Z = random_instance(0)
+    a, b, cq, d, e, *_ = branch_coefficients(Qt, P, Z)
+    w = cq - e
+    fig = quartic_roots_figure(a[0], b[0], w[0], d[0], e[0], real_roots(quartic_coefficients(a[0], b[0], w[0], d[0])))
+    assert fig.axes[0].get_ylabel() and fig.axes[0].get_xlabel()
+    matplotlib.pyplot.close(fig)
+
+
+def test_stage_0_is_not_an_empty_picture():
+    fig = stepper_figure(stepper_state(0, "l1", 0))
+    assert any("stage 0" in t.get_text() for t in fig.axes[0].texts)
+    matplotlib.pyplot.close(fig)

@@ -1,0 +1,67 @@
+"""Figures of notebook 03 (obcd_lite.viz.completeness)."""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.colors import to_hex  # noqa: E402
+
+from obcd_lite.stiefel import identity_init  # noqa: E402
+from obcd_lite.teaching.completeness import jacobi_givens_qr, random_orthogonal  # noqa: E402
+from obcd_lite.teaching.completeness_steps import reachability_runs, step_state  # noqa: E402
+from obcd_lite.viz.completeness import (diagonal_signs_figure, frame_figure, reachability_figure,  # noqa: E402
+                                        step_figure)
+from obcd_lite.viz.style import BRANCH_COLORS  # noqa: E402
+
+
+@pytest.fixture
+def D_and_factors():
+    D = random_orthogonal(6, -1, 0)
+    return D, jacobi_givens_qr(D)
+
+
+def test_step_figure(D_and_factors):
+    D, factors = D_and_factors
+    s = step_state(D, factors, len(factors))
+    fig = step_figure(s)
+    assert len(fig.axes) == 3
+    plt.close(fig)
+
+
+def test_strip_uses_the_one_palette(D_and_factors):
+    """Rotations blue and reflections orange, as in every figure of the suite (was red here)."""
+    D, factors = D_and_factors
+    fig = step_figure(step_state(D, factors, len(factors)))
+    bars = fig.axes[2].patches
+    assert to_hex(bars[0].get_facecolor()) == to_hex(BRANCH_COLORS["rot"])
+    assert to_hex(bars[-1].get_facecolor()) == to_hex(BRANCH_COLORS["ref"])
+    assert "orange: reflection" in fig.axes[2].get_xlabel()
+    plt.close(fig)
+
+
+def test_reachability_figure():
+    T = random_orthogonal(3, -1, 1)
+    runs = reachability_runs(T, identity_init(3, 3), max_iter=50, rng=1)
+    fig = reachability_figure(runs, 4.0)
+    assert len(fig.axes[0].lines) == 3
+    plt.close(fig)
+
+
+def test_frame_figure_n3():
+    factors = jacobi_givens_qr(random_orthogonal(3, -1, 1))
+    fig = frame_figure(factors)
+    titles = [ax.get_title() for ax in fig.axes]
+    assert len(titles) == 4 and "right-handed" in titles[0] and "LEFT-handed" in titles[-1]
+    plt.close(fig)
+    with pytest.raises(ValueError, match="n = 3"):
+        frame_figure(jacobi_givens_qr(np.eye(4)))
+
+
+def test_diagonal_signs_figure():
+    fig = diagonal_signs_figure(np.diag([-1.0, -1.0, -1.0]), np.diag([1.0, 1.0, -1.0]), -1.0)
+    assert "3 entries -1" in fig.axes[0].get_title() and "1 entries -1" in fig.axes[1].get_title()
+    plt.close(fig)

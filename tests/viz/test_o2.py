@@ -1,0 +1,37 @@
+"""Figures of notebook 01 (obcd_lite.viz.o2)."""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from obcd_lite.teaching.critical_points import critical_points_2x2  # noqa: E402
+from obcd_lite.teaching.o2_explorer import compute  # noqa: E402
+from obcd_lite.viz.o2 import landscape_figure, snapshot_figure, two_circles_figure  # noqa: E402
+from obcd_lite.viz.style import BRANCH_COLORS  # noqa: E402
+
+PAPER_F2 = (1.0, 0.0, 1.0, 2.0, 5.0)
+
+
+def test_summary_and_figures_render():
+    snap = compute(*PAPER_F2, 1.0, "ref")
+    for fig in (snapshot_figure(snap), landscape_figure(snap.landscape, critical_points_2x2(np.eye(2))),
+                two_circles_figure()):
+        assert fig.axes
+        plt.close(fig)
+
+
+def test_branches_use_the_one_palette_and_text_is_readable():
+    snap = compute(*PAPER_F2, 1.0, "ref")
+    fig = snapshot_figure(snap)
+    ax = fig.axes[0]
+    colours = {line.get_label(): line.get_color() for line in ax.get_lines()}
+    assert colours["rotations rot(θ), det = +1"] == BRANCH_COLORS["rot"]
+    assert colours["reflections ref(θ), det = −1"] == BRANCH_COLORS["ref"]
+    assert 8.0 <= fig.get_size_inches()[0] <= 9.0
+    sizes = [t.get_fontsize() for t in ax.get_legend().get_texts()] + [ax.title.get_fontsize()]
+    assert min(sizes) >= 9
+    plt.close(fig)
