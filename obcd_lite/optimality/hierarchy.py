@@ -1,0 +1,121 @@
+"""Where a point sits in the optimality hierarchy of Section 3, with a certificate for each level.
+
+The paper's chain (Theorem 3.8) is critical ⊇ BS_2 ⊇ BS_3 ⊇ ... ⊇ BS_n ⊇ global. What holds:
+
+* (b) global => BS_k, and (c) BS_{k+1} => BS_k with the exact Q of eq. (9): K(V; X, B) is then F
+  along the block move plus alpha/2 ||V - I||^2, so both follow from the definitions. (With the
+  scalar Q of eq. (10) the curvature varsigma depends on the block, and (c) is not automatic.)
+* (a) BS_2 => critical holds for h = 0 and for X >= 0, and FAILS for h = l1 and h = l0. The
+  proof (Appendix, eq. (necessary)) gets, for each block B, some G_B in grad f(X) + dh(X) with
+  [G_B X^T - X G_B^T]_BB = 0, and then treats G_B as one G for all blocks. For h = 0, G = grad f
+  is unique and the n(n-1)/2 pair conditions are the entries of G X^T - X G^T, so (a) holds. For
+  X >= 0 the pair conditions give grad f proportional to each column on its support and
+  grad f >= 0 on the rows outside every support, which is criticality (the free normal-cone
+  entries then fit one G). For l1 and l0 the free entries of dh at a zero X_ij enter the pairs
+  (i, j') for every j': each pair can pick its own value, one G cannot. Witness (n = 3, r = 2,
+  l1): notebook 05 and ``teaching.hierarchy.bs2_not_critical_witness``.
+
+:func:`classify` reports every level it can decide, so a broken inclusion is visible
+(``nested`` is False then), and the strongest level attained.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..validation import as_matrix, check_nonnegative, check_stiefel
+from .block_stationarity import BlockReport, block_report
+from .criticality import Residual, residual_details
+from .global_search import MAX_N, GlobalMinimum, global_minimum
+
+
+@dataclass(frozen=True)
+class Classification:
+    """The certificates of X at every level (see :func:`classify`).
+
+    ``residual``: dist(0, d_M F(X)) with its subgradient (Definition 3.4); ``critical``;
+    ``blocks``: {k: BlockReport} (Definition 3.7); ``bs``: {k: bool};
+    ``global_min``: the certified global search (or None); ``is_global``: True (F(X) <= the
+    certified lower bound + tol), False (a point with lower F was found), None (undecided);
+    ``levels``: {name: bool or None} in the paper's order; ``strongest``: the last level attained;
+    ``nested``: False when X attains a level but not one the paper puts below it.
+    """
+
+    F: float
+    residual: Residual
+    critical: bool
+    blocks: dict
+    bs: dict
+    global_min: GlobalMinimum | None
+    is_global: bool | None
+    levels: dict
+    strongest: str
+    nested: bool
+
+    def summary(self) -> str:
+        """A fixed-precision text report of every certificate."""
+        lines = [f"F(X) = {self.F:.6f}",
+                 f"critical: {self.critical}  (dist(0, d_M F(X)) = {self.residual.value:.3e}, "
+                 f"{self.residual.free} free subgradient entries)"]
+        for k, rep in self.blocks.items():
+            kind = f"{len(rep.gaps)} of {rep.total} blocks (sampled)" if rep.sampled else f"all {rep.total} blocks"
+            lines.append(f"BS_{k}: {self.bs[k]}  ({kind}; {rep.failing} fail; largest gap {rep.largest_gap:.3e} "
+                         f"at B = {rep.worst_block}; alpha = {rep.alpha:g}, Q = {rep.Q})")
+        if self.global_min is None:
+            lines.append("global: not searched")
+        else:
+            g = self.global_min
+            lines.append(f"global: {self.is_global}  (min F in [{g.lower_bound:.6f}, {g.value:.6f}], "
+                         f"certified gap {g.gap:.2e}, {g.boxes} boxes)")
+        lines.append(f"strongest level: {self.strongest}" + ("" if self.nested else
+                     "  (NOT nested: a lower level fails, see Theorem 3.8(a) erratum)"))
+        return "\n".join(lines)
+
+
+def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, global_search: bool = True,
+             global_min: GlobalMinimum | None = None, tol: float = 1e-8, gap_tol: float = 1e-3,
+             sample: int | None = None, rng=None, zero_tol: float = 0.0) -> Classification:
+    """The levels X attains: critical, BS_2, BS_3, ..., global, each with its certificate.
+
+    Parameters
+    ----------
+    problem : QuadraticProblem; X : (n, r) point on St(n, r).
+    alpha : the proximal parameter of eq. (11) (the BS_k sets depend on it).
+    Q : "exact" or "scalar"; None takes "scalar" for h = 0 (so every k can be tested, Lemma 2.3(b))
+        and "exact" otherwise (k = 2 only: the breakpoint search).
+    ks : block sizes to test; default (2,) for h != 0 or Q = "exact", 2..n for h = 0 with scalar Q.
+    global_search : run :func:`global_minimum` (n <= 5 only) unless ``global_min`` is given.
+    tol : criticality (relative to 1 + ||grad f||) and block-gap (relative to 1 + |F|) tolerance.
+    gap_tol : the gap the global search certifies.
+    sample, rng : test a uniform sample of blocks (large n); zero_tol : as in ``residual_details``.
+    """
+    X = as_matrix(X, "X")
+    check_stiefel(X, "X")
+    problem.check_point(X, "X")
+    tol = check_nonnegative(tol, "tol")
+    n, r = X.shape
+    h = problem.h
+    if Q is None:
+        Q = "scalar" if h.is_zero else "exact"
+    if ks is None:
+        ks = tuple(range(2, n + 1)) if (h.is_zero and Q == "scalar") else (2,)
+    residual = residual_details(problem, X, zero_tol=zero_tol)
+    critical = residual.value <= tol * (1.0 + float(np.linalg.norm(problem.grad(X))))
+    blocks = {int(k): block_report(problem, X, k, alpha=alpha, Q=Q, tol=tol, sample=sample, rng=rng) for k in ks}
+    bs = {k: rep.stationary for k, rep in blocks.items()}
+    F = float(problem.F(X))
+    if global_min is None and global_search and n <= MAX_N:
+        global_min = global_minimum(problem, r=r, tol=gap_tol, rng=0)
+    is_global = None
+    if global_min is not None:
+        if F <= global_min.lower_bound + gap_tol:
+            is_global = True
+        elif F > global_min.value + tol * (1.0 + abs(F)):
+            is_global = False
+    levels = {"critical": critical, **{f"BS{k}": v for k, v in bs.items()}, "global": is_global}
+    names = list(levels)
+    attained = [name for name in names if levels[name]]
+    strongest = attained[-1] if attained else "none"
+    nested = all(levels[name] for name in names[:names.index(strongest)]) if attained else True
+    return Classification(F, residual, critical, blocks, bs, global_min, is_global, levels, strongest, nested)
