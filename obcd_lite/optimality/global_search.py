@@ -8,17 +8,19 @@ sign of the new top entry is free); the last one of each column needs [-pi, pi] 
 diagonal +1). For r = n the last column is +-e_n: a sign is added. :func:`stiefel_angles` computes
 the angles of a given X, so the box covers St(n, r) (the tests check the round trip).
 
-Lower bound on a box (center c, half-widths w). Each angle moves the rows it rotates, so
-||X(theta) - X(c)||_F <= rho = sqrt(min(2, r)) sum_l w_l. With Xc = X(c), D X = X - Xc:
+Lower bound on a box (center c, half-widths w). With J_l = dX/dtheta_l at c, Taylor gives
+X(theta) = X(c) + sum_l J_l dtheta_l + E with ||E||_F <= rho2 = sqrt(min(2, r))/2 (sum_l w_l)^2
+(every second derivative applies two quarter-turns to rows of a matrix with orthonormal columns),
+so entry (i, j) moves by at most sum_l |J_l,ij| w_l + rho2 and ||D X||_F <= rho. With Xc = X(c):
 
 * f is quadratic: f(X) = f(Xc) + <grad f(Xc), D X> + 1/2 vec(D X)^T (D (x) C) vec(D X);
 * h is separable and, for the package's penalties, affine between its kink levels: on an entry
-  whose interval [Xc_ij - rho, Xc_ij + rho] holds no kink, h_ij(u) = h_ij(c) + g_ij (u - c) exactly;
-  on the others h_ij >= its minimum over the interval (at an end or a kink level);
-* with G = grad f(Xc) + g (g on the kink-free entries), <G, D X> = <P_T G, D X> + <G, P_N D X>,
-  and P_N D X = -1/2 Xc D X^T D X since both points lie on St(n, r). Hence
-
-  F >= f(Xc) + sum h bounds - ||P_T G||_F rho - 1/2 (lmax(sym(Xc^T G))_+ + (-lmin(D (x) C))_+) rho^2.
+  whose interval holds no kink, h_ij(u) = h_ij(c) + g_ij (u - c) exactly; on the others h_ij >=
+  its minimum over the interval (at an end or a kink level);
+* with G = grad f(Xc) + g (g on the kink-free entries), either
+  <G, D X> >= -sum_l |<G, J_l>| w_l - ||G||_F rho2, or, since P_N D X = -1/2 Xc D X^T D X on
+  St(n, r), <G, D X> >= -||P_T G||_F rho - 1/2 lmax(sym(Xc^T G))_+ rho^2; the larger bound is kept,
+  and the quadratic term is >= -1/2 (-lmin(D (x) C))_+ rho^2.
 
 Boxes are bisected along their widest angle; a box is dropped once its bound exceeds the best
 value found minus ``tol``. Best values come from the box centers and from OBCD runs (which reach
@@ -110,12 +112,48 @@ def _interval_min_h(h, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return best
 
 
+def _with_jacobian(centers, n, r, signs):
+    """X(c) and its derivatives J_l = dX/dtheta_l at a batch of centers: shapes (N, n, r), (m, N, n, r)."""
+    plan = _rotation_plan(n, r)
+    N, m = centers.shape
+    Y = np.broadcast_to(np.eye(n, r), (N, n, r)).copy()
+    if r == n:
+        Y[:, n - 1, n - 1] = signs
+    cos, sin = np.cos(centers), np.sin(centers)
+
+    def rotate(M, l, derivative=False):
+        top, bottom, _ = plan[l]
+        c, s = cos[:, l, None], sin[:, l, None]
+        a, b = M[:, top].copy(), M[:, bottom].copy()
+        if derivative:  # d/dtheta of rot(theta)^T on the two rows; the other rows vanish
+            M = np.zeros_like(M)
+            M[:, top], M[:, bottom] = -s * a - c * b, c * a - s * b
+        else:
+            M[:, top], M[:, bottom] = c * a - s * b, s * a + c * b
+        return M
+
+    J = np.empty((m, N, n, r))
+    for l in reversed(range(m)):  # Y holds R_{l+1}^T ... R_m^T E_r
+        D = rotate(Y, l, derivative=True)
+        for p in reversed(range(l)):
+            D = rotate(D, p)
+        J[l] = D
+        Y = rotate(Y, l)
+    return Y, J
+
+
 def _bounds(problem, centers, halfwidths, signs, n, r, curvature):
-    """(F at the centers, lower bounds on the boxes) for a batch."""
-    X = stiefel_from_angles(centers, n, r, signs)
-    rho = math.sqrt(min(2, r)) * halfwidths.sum(axis=1)
+    """(F at the centers, lower bounds on the boxes) for a batch (see the module docstring)."""
+    X, J = _with_jacobian(centers, n, r, signs)
+    # X(theta) = X(c) + sum_l J_l dtheta_l + E with ||E||_F <= rho2 (second derivatives have norm
+    # <= sqrt(min(2, r)): each applies two quarter-turns to rows of a matrix with orthonormal columns)
+    w = halfwidths
+    rho2 = 0.5 * math.sqrt(min(2, r)) * w.sum(axis=1) ** 2
+    Jnorm = np.sqrt(np.einsum("lnij,lnij->ln", J, J))
+    rho = np.minimum((Jnorm * w.T).sum(axis=0) + rho2, math.sqrt(min(2, r)) * w.sum(axis=1))
+    radius = np.einsum("lnij,nl->nij", np.abs(J), w) + rho2[:, None, None]  # |X_ij(theta) - X_ij(c)|
     h = problem.h
-    grad = np.stack([problem.grad(x) for x in X]) if len(X) < 8 else _batched_grad(problem, X)
+    grad = _batched_grad(problem, X)
     f = 0.5 * np.einsum("mij,mij->m", X, grad)
     if problem.L is not None:
         f += 0.5 * np.einsum("mij,ij->m", X, problem.L)
@@ -123,29 +161,28 @@ def _bounds(problem, centers, halfwidths, signs, n, r, curvature):
     with np.errstate(invalid="ignore"):
         hval = h.elementwise(X)
     F_center = f + hval.sum(axis=(1, 2))
-    lo, hi = X - rho[:, None, None], X + rho[:, None, None]
+    lo, hi = X - radius, X + radius
     kinky = np.zeros(X.shape, dtype=bool)
     for level in h.kink_levels():
         kinky |= (lo <= level) & (level <= hi)
     smooth_h = np.where(kinky, 0.0, hval)
-    if not np.all(np.isfinite(smooth_h)):  # X >= 0 violated on a whole interval: no feasible point
-        infeasible = ~np.isfinite(smooth_h).all(axis=(1, 2))
-    else:
-        infeasible = np.zeros(len(X), dtype=bool)
+    infeasible = ~np.isfinite(smooth_h).all(axis=(1, 2))  # X >= 0 violated on a whole interval
     smooth_h = np.where(np.isfinite(smooth_h), smooth_h, 0.0)
-    # slope of h on the kink-free entries (the interval is a singleton there)
-    g = np.zeros_like(X)
     free = ~kinky & np.isfinite(hval)
-    if np.any(free):
-        sub_lo, _ = h.subdifferential(np.where(free, X, 1.0))
-        g = np.where(free, sub_lo, 0.0)
+    g = np.zeros_like(X)
+    if np.any(free):  # slope of h on the kink-free entries (its subdifferential is a point there)
+        g = np.where(free, h.subdifferential(np.where(free, X, 1.0))[0], 0.0)
     G = grad + g
+    base = f + smooth_h.sum(axis=(1, 2)) + np.where(kinky, _interval_min_h(h, lo, hi), 0.0).sum(axis=(1, 2))
     XtG = np.einsum("mki,mkj->mij", X, G)
     sym = 0.5 * (XtG + np.swapaxes(XtG, 1, 2))
     PT = G - X @ sym
     lam_max = np.maximum(np.linalg.eigvalsh(sym)[:, -1], 0.0)
-    bound = (f + smooth_h.sum(axis=(1, 2)) + np.where(kinky, _interval_min_h(h, lo, hi), 0.0).sum(axis=(1, 2))
-             - np.sqrt(np.einsum("mij,mij->m", PT, PT)) * rho - 0.5 * (lam_max + curvature) * rho**2)
+    # two valid bounds on <G, D X> + 1/2 q(D X); keep the larger
+    tangent = base - np.sqrt(np.einsum("mij,mij->m", PT, PT)) * rho - 0.5 * (lam_max + curvature) * rho**2
+    directional = (base - (np.abs(np.einsum("lmij,mij->ml", J, G)) * w).sum(axis=1)
+                   - np.sqrt(np.einsum("mij,mij->m", G, G)) * rho2 - 0.5 * curvature * rho**2)
+    bound = np.maximum(tangent, directional)
     bound[infeasible] = np.inf
     return F_center, bound
 
@@ -178,7 +215,7 @@ def _local_starts(problem, n, r, starts, rng):
     return best
 
 
-def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxes: int = 400_000,
+def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxes: int = 1_500_000,
                    starts: int = 6, rng=None) -> GlobalMinimum:
     """A certified global minimum of F over St(n, r) for n <= 5 (see the module docstring).
 
