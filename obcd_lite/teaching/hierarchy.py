@@ -17,7 +17,7 @@ from ..optimality.global_search import GlobalMinimum
 from ..penalties import L0, L1, CappedL1, NonNeg, Zero
 from ..problems import nonneg_pca, procrustes, randn_covariance, sparse_pca
 from ..solvers import get_solver
-from ..stiefel import identity_init, random_stiefel
+from ..stiefel import identity_init, polar, random_stiefel
 from ..subproblem import block_data, brute_force_2x2, majorizer_value
 from .critical_points import bs2_points_2x2, critical_points_2x2
 
@@ -282,7 +282,76 @@ def skew_form(problem, X) -> np.ndarray:
     return G @ X.T - X @ G.T
 
 
+
+
+def two_pair_descent(witness: Witness, thetas, entry=(2, 1), pairs=((0, 2), (1, 2))) -> dict:
+    """F - F(X) along curves through the witness: each pair's rotation alone (both go up: BS_2),
+    the two rotations together with the second angle chosen to keep X[entry] = 0 (goes down), and
+    the polar retraction of X - t R with R the least-norm element of d_M F(X) (goes down: not critical)."""
+    problem, X = witness.problem, witness.X
+    F0 = problem.F(X)
+    (i, k), (j, l) = pairs
+    row, col = entry
+
+    def rotated(Y, B, theta):
+        Y = Y.copy()
+        c, s = np.cos(theta), np.sin(theta)
+        Y[list(B)] = np.array([[c, s], [-s, c]]) @ Y[list(B)]
+        return Y
+
+    out = {"theta": np.asarray(thetas, dtype=float), f"pair {pairs[0]}": [], f"pair {pairs[1]}": [],
+           "both pairs": [], "polar(X - t R)": []}
+    R = tangent_part(X, residual_details(problem, X).G)
+    for t in out["theta"]:
+        out[f"pair {pairs[0]}"].append(problem.F(rotated(X, pairs[0], t)) - F0)
+        out[f"pair {pairs[1]}"].append(problem.F(rotated(X, pairs[1], t)) - F0)
+        Y = rotated(X, pairs[0], t)
+        Z = rotated(Y, pairs[1], np.arctan2(Y[row, col], Y[j if j != row else l, col]))
+        Z[row, col] = 0.0 if abs(Z[row, col]) < 1e-15 else Z[row, col]
+        out["both pairs"].append(problem.F(Z) - F0)
+        out["polar(X - t R)"].append(problem.F(polar(X - abs(t) * R)) - F0)
+    return {key: np.asarray(value) for key, value in out.items()}
+
+
+
+
+# --- the explorer's compute --------------------------------------------------------------------------
+
+#: Global searches are run by the explorer only up to this many angles (a few seconds at most).
+EXPLORER_MAX_ANGLES = 3
+
+
+@dataclass
+class Exploration:
+    """A solver's output and its certificates (what the explorer of notebook 05 shows)."""
+
+    solver: str
+    result: object
+    classification: object
+
+    def summary(self) -> str:
+        r = self.result
+        return (f"{self.solver}: {r.iterations} iterations, stop: {r.stop_reason}\n"
+                + self.classification.summary())
+
+
+def explore(n: int = 4, r: int = 1, penalty: str = "l1", lam: float = 0.1, k: int = 2, alpha: float = 1e-5,
+            seed: int = 0, solver: str = "obcd", max_iter: int = 400) -> Exploration:
+    """Run ``solver`` (OBCD with block size k, or any registered solver) from a random start on a tiny
+    problem and classify its output (global search when the angle space is small)."""
+    if not (isinstance(r, (int, np.integer)) and 1 <= r <= n):
+        raise ValueError(f"r must be an integer with 1 <= r <= n = {n}, got r = {r!r}")
+    problem = tiny_problem(n, penalty, lam, seed)
+    X0 = random_start(problem, n, r, seed)
+    options = {"k": k, "alpha": alpha, "working_set": "cyclic"} if solver == "obcd" else {}
+    result = get_solver(solver)(problem, X0, max_iter=max_iter, rng=seed, **options)
+    angles = n * r - r * (r + 1) // 2
+    c = classify(problem, result.X, alpha=alpha, global_search=angles <= EXPLORER_MAX_ANGLES)
+    label = f"obcd (k = {k})" if solver == "obcd" else solver
+    return Exploration(label, result, c)
+
+
 __all__ = ["WITNESS_T", "WITNESS_LAM", "Witness", "alpha_sweep_2x2", "alpha_sweep_points", "block_residuals",
            "bs2_not_critical_witness", "census", "certify_witness", "eigen_critical_points", "gamma_check",
            "lemma44_check", "make_penalty", "pair_conditions", "random_start", "search_gaps", "solver_limits",
-           "theory_run", "tiny_problem", "critical_points_2x2", "tangent_part"]
+           "theory_run", "tiny_problem", "two_pair_descent", "Exploration", "explore"]
