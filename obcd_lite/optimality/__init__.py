@@ -1,7 +1,7 @@
 """Optimality along the paper's hierarchy: critical, BS_2, BS_3, ..., global (Section 3).
 
 * :mod:`.criticality` — critical points (Definition 3.4): ``riemannian_residual``, ``is_critical``;
-* :mod:`.block_stationarity` — BS_k (Definition 3.7, exhaustive or sampled) and the eps-BS_k
+* :mod:`.block_stationarity` — BS_k (Definition 3.6, exhaustive or sampled) and the eps-BS_k
   measure (Definition 4.1); ``riemannian_gradient_norm`` (criticality for h = 0);
 * :mod:`.global_search` — a certified global minimum for n <= 5 (branch and bound over angles);
 * :mod:`.hierarchy` — ``classify``: every level with its certificate.

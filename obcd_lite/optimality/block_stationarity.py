@@ -1,4 +1,4 @@
-"""Block-k stationarity (Definition 3.7) and the eps-BS_k measure (Definition 4.1).
+"""Block-k stationarity (Definition 3.6) and the eps-BS_k measure (Definition 4.1).
 
 A point X is a block-k stationary point (BS_k) when, for every working set B of size k, V = I_k
 is a global minimizer of the majorizer K(V; X, B) of eq. (11). The test solves each block
@@ -10,8 +10,8 @@ uniformly with ``rng`` (Remark after Theorem 3.8: "BS_k in expectation"); the re
 the fraction of the sample that fails and the largest gap seen, which certify "not BS_k" when a
 block fails but only estimate "BS_k" when none does.
 
-Theorem 3.8(a) (BS_2 => critical) does not hold for every h: it holds for h = 0, l0 fails, l1
-fails (see :mod:`obcd_lite.optimality.hierarchy` and notebook 05 for the witnesses).
+Theorem 3.8(a) (BS_2 => critical) does not hold for every h: it holds for h = 0 and X >= 0, and
+fails for l1 and l0 (see :mod:`obcd_lite.optimality.hierarchy` and notebook 05 for the witnesses).
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from ..validation import as_matrix, check_nonnegative, check_stiefel
 
 
 class BlockReport(NamedTuple):
-    """The BS_k test of X (Definition 3.7) over the blocks tested.
+    """The BS_k test of X (Definition 3.6) over the blocks tested.
 
     ``gaps``: {B: K(I; X, B) - min_V K(V; X, B)}; ``minimizers``: {B: a global minimizer V of K};
     ``total``: C(n, k); ``sampled``: whether only a sample of the blocks was tested;
@@ -88,7 +88,7 @@ def sample_blocks(n: int, k: int, sample: int | None, rng=None) -> tuple[list[tu
 
 def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact", tol: float = 1e-10,
                  sample: int | None = None, rng=None) -> BlockReport:
-    """Test X for BS_k (Definition 3.7): solve every (or a sample of the) block subproblem(s) globally.
+    """Test X for BS_k (Definition 3.6): solve every (or a sample of the) block subproblem(s) globally.
 
     Parameters
     ----------
@@ -129,7 +129,7 @@ def block_gaps(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact",
                rng=None) -> dict:
     """K(I; X, B) - min_V K(V; X, B) for every working set B of size k (or a sample), as {B: gap}.
 
-    Every gap is >= 0 up to rounding; all are 0 exactly when X is a BS_k point (Definition 3.7).
+    Every gap is >= 0 up to rounding; all are 0 exactly when X is a BS_k point (Definition 3.6).
     k > 2 needs h = 0 and Q = "scalar" (the subproblem is then solved by an SVD).
     """
     return block_report(problem, X, k, alpha=alpha, Q=Q, sample=sample, rng=rng).gaps
@@ -137,7 +137,7 @@ def block_gaps(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact",
 
 def is_block_stationary(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact",
                         tol: float = 1e-10, sample: int | None = None, rng=None) -> bool:
-    """Whether X is a BS_k point: every block gap <= tol (1 + |F(X)|) (Definition 3.7)."""
+    """Whether X is a BS_k point: every block gap <= tol (1 + |F(X)|) (Definition 3.6)."""
     return block_report(problem, X, k, alpha=alpha, Q=Q, tol=tol, sample=sample, rng=rng).stationary
 
 

@@ -2,9 +2,12 @@
 
 The paper's chain (Theorem 3.8) is critical ⊇ BS_2 ⊇ BS_3 ⊇ ... ⊇ BS_n ⊇ global. What holds:
 
-* (b) global => BS_k, and (c) BS_{k+1} => BS_k with the exact Q of eq. (9): K(V; X, B) is then F
-  along the block move plus alpha/2 ||V - I||^2, so both follow from the definitions. (With the
-  scalar Q of eq. (10) the curvature varsigma depends on the block, and (c) is not automatic.)
+* (b) global => BS_k, and (c) BS_{k+1} => BS_k with the exact Q of eq. (9): the quadratic term of
+  K(V; X, B) is then ||X_B(V) - X||_H^2 (Lemma 2.2(a)), which does not see whether V acts on k or
+  k + 1 rows. With the scalar Q of eq. (10), varsigma_B grows with the block, K gets looser, and (c)
+  FAILS: for h = 0, r = 1 at an eigenvector x (eigenvalue lam) BS_k reduces to lam <= ||C_BB|| on
+  every block meeting supp(x), easier for larger blocks; notebook 05 shows BS_3 points that are
+  not BS_2 (a random 4 x 4 C).
 * (a) BS_2 => critical holds for h = 0 and for X >= 0, and FAILS for h = l1 and h = l0. The
   proof (Appendix, eq. (necessary)) gets, for each block B, some G_B in grad f(X) + dh(X) with
   [G_B X^T - X G_B^T]_BB = 0, and then treats G_B as one G for all blocks. For h = 0, G = grad f
@@ -35,7 +38,7 @@ class Classification:
     """The certificates of X at every level (see :func:`classify`).
 
     ``residual``: dist(0, d_M F(X)) with its subgradient (Definition 3.4); ``critical``;
-    ``blocks``: {k: BlockReport} (Definition 3.7); ``bs``: {k: bool};
+    ``blocks``: {k: BlockReport} (Definition 3.6); ``bs``: {k: bool};
     ``global_min``: the certified global search (or None); ``is_global``: True (F(X) <= the
     certified lower bound + tol), False (a point with lower F was found), None (undecided);
     ``levels``: {name: bool or None} in the paper's order; ``strongest``: the last level attained;
@@ -69,12 +72,13 @@ class Classification:
             lines.append(f"global: {self.is_global}  (min F in [{g.lower_bound:.6f}, {g.value:.6f}], "
                          f"certified gap {g.gap:.2e}, {g.boxes} boxes)")
         lines.append(f"strongest level: {self.strongest}" + ("" if self.nested else
-                     "  (NOT nested: a lower level fails, see Theorem 3.8(a) erratum)"))
+                     "  (NOT nested: a level the paper puts below this one fails)"))
         return "\n".join(lines)
 
 
 def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, global_search: bool = True,
-             global_min: GlobalMinimum | None = None, tol: float = 1e-8, gap_tol: float = 1e-3,
+             global_min: GlobalMinimum | None = None, tol: float = 1e-6, block_tol: float = 1e-13,
+             gap_tol: float = 1e-3,
              sample: int | None = None, rng=None, zero_tol: float = 0.0) -> Classification:
     """The levels X attains: critical, BS_2, BS_3, ..., global, each with its certificate.
 
@@ -86,7 +90,11 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
         and "exact" otherwise (k = 2 only: the breakpoint search).
     ks : block sizes to test; default (2,) for h != 0 or Q = "exact", 2..n for h = 0 with scalar Q.
     global_search : run :func:`global_minimum` (n <= 5 only) unless ``global_min`` is given.
-    tol : criticality (relative to 1 + ||grad f||) and block-gap (relative to 1 + |F|) tolerance.
+    tol : criticality tolerance, relative to 1 + ||grad f(X)||_F (the residual is first order).
+    block_tol : a block fails when its gap exceeds block_tol (1 + |F|). A gap is second order in the
+        distance to stationarity (about residual^2 / (2 (varsigma + alpha))) and a residual first
+        order, so block_tol ~ tol^2 keeps the two tests consistent on approximate points; exact
+        points (the witnesses) have gaps at rounding level, ~1e-15.
     gap_tol : the gap the global search certifies.
     sample, rng : test a uniform sample of blocks (large n); zero_tol : as in ``residual_details``.
     """
@@ -102,7 +110,7 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
         ks = tuple(range(2, n + 1)) if (h.is_zero and Q == "scalar") else (2,)
     residual = residual_details(problem, X, zero_tol=zero_tol)
     critical = residual.value <= tol * (1.0 + float(np.linalg.norm(problem.grad(X))))
-    blocks = {int(k): block_report(problem, X, k, alpha=alpha, Q=Q, tol=tol, sample=sample, rng=rng) for k in ks}
+    blocks = {int(k): block_report(problem, X, k, alpha=alpha, Q=Q, tol=block_tol, sample=sample, rng=rng) for k in ks}
     bs = {k: rep.stationary for k, rep in blocks.items()}
     F = float(problem.F(X))
     if global_min is None and global_search and n <= MAX_N:

@@ -15,7 +15,7 @@ from ..optimality import block_report, classify, eps_bs_measure, global_minimum
 from ..optimality.criticality import residual_details, tangent_part
 from ..optimality.global_search import GlobalMinimum
 from ..penalties import L0, L1, CappedL1, NonNeg, Zero
-from ..problems import nonneg_pca, procrustes, randn_covariance, sparse_pca
+from ..problems import QuadraticProblem, nonneg_pca, procrustes, randn_covariance, sparse_pca
 from ..solvers import get_solver
 from ..stiefel import identity_init, polar, random_stiefel
 from ..subproblem import block_data, brute_force_2x2, majorizer_value
@@ -351,7 +351,52 @@ def explore(n: int = 4, r: int = 1, penalty: str = "l1", lam: float = 0.1, k: in
     return Exploration(label, result, c)
 
 
+
+
+def three_row_descent(witness: Witness, theta: float = 0.01, alpha: float = 1e-5) -> dict:
+    """A V in O(3) on rows (0, 1, 2) with K(V; X, B) < K(I; X, B) (exact Q): the two rotations of
+    ``two_pair_descent`` as one 3 x 3 factor, so the BS_2 witness is not BS_3. Returns V, K(V) - K(I)
+    and F(V X) - F(X)."""
+    problem, X = witness.problem, witness.X
+    B = [0, 1, 2]
+    c, s = np.cos(theta), np.sin(theta)
+    V1 = np.eye(3)
+    V1[np.ix_([0, 2], [0, 2])] = [[c, s], [-s, c]]
+    Y = V1 @ X[B]
+    t = np.arctan2(Y[2, 1], Y[1, 1])
+    V2 = np.eye(3)
+    V2[np.ix_([1, 2], [1, 2])] = [[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]]
+    V = V2 @ V1
+    Qt, P, Z, _ = block_data(problem, X, problem.grad(X), B, alpha, "exact")
+    VZ = V @ Z
+    VZ[np.abs(VZ) < 1e-15] = 0.0  # the entry the second rotation zeroes, exactly
+    change = majorizer_value(Qt, P, V, VZ, problem.h) - majorizer_value(Qt, P, np.eye(3), Z, problem.h)
+    Xn = X.copy()
+    Xn[B] = VZ
+    return {"V": V, "K_change": change, "F_change": problem.F(Xn) - problem.F(X)}
+
+
+def scalar_q_search(trials: int = 60, n: int = 4, rng=0) -> dict:
+    """Theorem 3.8(c) with the scalar Q of eq. (10): classify every eigenvector of random symmetric
+    4 x 4 C (h = 0, r = 1; all are critical) at k = 2..n and count the patterns
+    (BS2, BS3, ..., BSn). Returns {"patterns": {pattern: count}, "witness": (problem, X) BS3 not BS2}."""
+    rng = np.random.default_rng(rng)
+    patterns, witness = {}, None
+    for _ in range(trials):
+        A = rng.standard_normal((n, n))
+        problem = QuadraticProblem((A + A.T) / 2)
+        _, U = np.linalg.eigh(problem.C)
+        for i in range(n):
+            c = classify(problem, U[:, [i]], Q="scalar", global_search=False)
+            key = tuple(c.bs[k] for k in range(2, n + 1))
+            patterns[key] = patterns.get(key, 0) + 1
+            if witness is None and c.bs[3] and not c.bs[2]:
+                witness = (problem, U[:, [i]])
+    return {"patterns": patterns, "witness": witness, "searched": trials * n}
+
+
 __all__ = ["WITNESS_T", "WITNESS_LAM", "Witness", "alpha_sweep_2x2", "alpha_sweep_points", "block_residuals",
            "bs2_not_critical_witness", "census", "certify_witness", "eigen_critical_points", "gamma_check",
            "lemma44_check", "make_penalty", "pair_conditions", "random_start", "search_gaps", "solver_limits",
-           "theory_run", "tiny_problem", "two_pair_descent", "Exploration", "explore"]
+           "theory_run", "tiny_problem", "two_pair_descent", "Exploration", "explore",
+           "three_row_descent", "scalar_q_search"]

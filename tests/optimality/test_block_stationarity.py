@@ -1,4 +1,4 @@
-"""Block-k stationarity (Definition 3.7), checked numerically: global => BS_3 => BS_2 (Theorem 3.8(b), (c))
+"""Block-k stationarity (Definition 3.6), checked numerically: global => BS_3 => BS_2 (Theorem 3.8(b), (c))
 for these smooth problems, BS_2 => critical for h = 0 (Theorem 3.8(a) holds for h = 0 and X >= 0, not for
 l1 or l0: see test_hierarchy.py), the reverse inclusions failing on concrete points; the sampled mode
 and the eps-BS_k measure of Definition 4.1."""
