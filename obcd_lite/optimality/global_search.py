@@ -267,9 +267,8 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
         centers = np.concatenate([centers - step, centers + step])
         half = np.concatenate([half, half])
         box_sign = np.concatenate([box_sign, box_sign])
+    # every box was either dropped (its bound is in dropped_min) or is still open (its bound is in lb)
     lower = min(dropped_min, float(np.min(lb, initial=np.inf)), best)
-    if len(centers) == 0:
-        lower = min(lower, best)
     gap = best - lower
     X_best = np.asarray(X_best)
     return GlobalMinimum(X_best, float(problem.F(X_best)), lower, gap, gap <= tol, bounded,

@@ -83,6 +83,8 @@ def certificate_figure(classification, figsize=(10, 3.6)):
     image = ax_gaps.imshow(np.log10(M), cmap="viridis", vmin=-16, vmax=max(0.0, float(np.nanmax(np.log10(M)))))
     fig.colorbar(image, ax=ax_gaps, label="log10 gap")
     ax_gaps.set_title(f"k = {rep.k} block gaps (pairs i, j)")
+    ax_gaps.set_xticks(range(n))
+    ax_gaps.set_yticks(range(n))
     ax_gaps.set_xlabel("row j")
     ax_gaps.set_ylabel("row i")
     fig.tight_layout()
