@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..validation import as_matrix, check_nonnegative, check_stiefel
-from .block_stationarity import BlockReport, block_report
+from .block_stationarity import block_report
 from .criticality import Residual, residual_details
 from .global_search import MAX_N, GlobalMinimum, global_minimum
 

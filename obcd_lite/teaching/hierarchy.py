@@ -19,7 +19,7 @@ from ..problems import QuadraticProblem, nonneg_pca, procrustes, randn_covarianc
 from ..solvers import get_solver
 from ..stiefel import identity_init, polar, random_stiefel
 from ..subproblem import block_data, brute_force_2x2, majorizer_value
-from .critical_points import bs2_points_2x2, critical_points_2x2
+from .critical_points import bs2_points_2x2
 
 #: The BS_2-but-not-critical witness (h = l1, n = 3, r = 2): Procrustes target and weight. Found by
 #: running OBCD (k = 2, cyclic) from random starts on random targets and classifying each limit;
@@ -274,12 +274,6 @@ def lemma44_check(problem, X) -> dict:
     lhs = residual_details(problem, X).value ** 2
     rhs = gamma * float(np.mean([d * d for d in per_block.values()]))
     return {"lhs": lhs, "rhs": rhs, "holds": lhs <= rhs + 1e-12, "per_block": per_block}
-
-
-def skew_form(problem, X) -> np.ndarray:
-    """G X^T - X G^T at the least-norm subgradient (for drawing)."""
-    G = residual_details(problem, X).G
-    return G @ X.T - X @ G.T
 
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from obcd_lite import (L0, L1, CappedL1, NonNeg, Zero, identity_init, is_critical, nonneg_pca, procrustes,
+from obcd_lite import (L0, L1, CappedL1, Zero, identity_init, is_critical, nonneg_pca, procrustes,
                        random_stiefel, riemannian_residual, sparse_pca)
 from obcd_lite.optimality import residual_details
 

@@ -1,6 +1,5 @@
 """teaching.hierarchy: the searches and theory checks notebook 05 shows, at small sizes."""
 import numpy as np
-import pytest
 
 from obcd_lite import randn_covariance, sparse_pca
 from obcd_lite.teaching.hierarchy import (alpha_sweep_2x2, alpha_sweep_points, bs2_not_critical_witness,
