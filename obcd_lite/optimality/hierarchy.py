@@ -33,6 +33,15 @@ from .criticality import Residual, residual_details
 from .global_search import MAX_N, GlobalMinimum, global_minimum
 
 
+#: Certificates below this are printed as "< 1e-12": their digits are rounding noise.
+NOISE = 1e-12
+
+
+def small(value: float) -> str:
+    """A certificate value for print: 3 significant digits, or "< 1e-12" at rounding level."""
+    return f"{value:.3e}" if abs(value) >= NOISE else f"< {NOISE:.0e}"
+
+
 @dataclass(frozen=True)
 class Classification:
     """The certificates of X at every level (see :func:`classify`).
@@ -59,11 +68,11 @@ class Classification:
     def summary(self) -> str:
         """A fixed-precision text report of every certificate."""
         lines = [f"F(X) = {self.F:.6f}",
-                 f"critical: {self.critical}  (dist(0, d_M F(X)) = {self.residual.value:.3e}, "
+                 f"critical: {self.critical}  (dist(0, d_M F(X)) = {small(self.residual.value)}, "
                  f"{self.residual.free} free subgradient entries)"]
         for k, rep in self.blocks.items():
             kind = f"{len(rep.gaps)} of {rep.total} blocks (sampled)" if rep.sampled else f"all {rep.total} blocks"
-            lines.append(f"BS_{k}: {self.bs[k]}  ({kind}; {rep.failing} fail; largest gap {rep.largest_gap:.3e} "
+            lines.append(f"BS_{k}: {self.bs[k]}  ({kind}; {rep.failing} fail; largest gap {small(rep.largest_gap)} "
                          f"at B = {rep.worst_block}; alpha = {rep.alpha:g}, Q = {rep.Q})")
         if self.global_min is None:
             lines.append("global: not searched")
