@@ -12,12 +12,17 @@ before doing any work. :data:`SOLVERS` maps the registry names to the functions;
 from __future__ import annotations
 
 from .cayley import cayley_method
+from .manpg import manpg, manpg_ada, manpg_subproblem
 from .obcd import obcd, working_sets
+from .rsubgrad import rsubgrad
 
 #: Registry name -> solver function.
 SOLVERS = {
     "obcd": obcd,
     "cayley": cayley_method,
+    "manpg": manpg,
+    "manpg_ada": manpg_ada,
+    "rsubgrad": rsubgrad,
 }
 
 
@@ -29,4 +34,5 @@ def get_solver(name: str):
         raise ValueError(f"unknown solver {name!r}; valid names: {', '.join(sorted(SOLVERS))}") from None
 
 
-__all__ = ["SOLVERS", "get_solver", "obcd", "cayley_method", "working_sets"]
+__all__ = ["SOLVERS", "get_solver", "obcd", "cayley_method", "working_sets", "manpg", "manpg_ada",
+           "manpg_subproblem", "rsubgrad"]
