@@ -48,8 +48,9 @@ class Classification:
 
     ``residual``: dist(0, d_M F(X)) with its subgradient (Definition 3.4); ``critical``;
     ``blocks``: {k: BlockReport} (Definition 3.6); ``bs``: {k: bool};
-    ``global_min``: the certified global search (or None); ``is_global``: True (F(X) <= the
-    certified lower bound + tol), False (a point with lower F was found), None (undecided);
+    ``global_min``: the certified global search (or None); ``is_global``: False when a point with
+    lower F is known (F(X) > its value + tol (1 + |F|)), else True when F(X) <= the certified lower
+    bound + gap_tol, else None (undecided);
     ``levels``: {name: bool or None} in the paper's order; ``strongest``: the last level attained;
     ``nested``: False when X attains a level but not one the paper puts below it.
     """
@@ -105,19 +106,24 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
         order, so block_tol ~ tol^2 keeps the two tests consistent on approximate points; exact
         points (the witnesses) have gaps at rounding level, ~1e-15.
     gap_tol : the gap the global search certifies.
-    sample, rng : test a uniform sample of blocks (large n); zero_tol : as in ``residual_details``.
+    sample, rng : test a uniform sample of blocks (large n).
+    zero_tol : entries with |X_ij| <= zero_tol are set to 0 before every test (a proximal method
+        leaves zeros at 1e-16 .. 1e-10; at such an entry h's subdifferential is an interval only if
+        the entry is exactly 0). Default 0: X is judged as given.
     """
     X = as_matrix(X, "X")
     check_stiefel(X, "X")
     problem.check_point(X, "X")
     tol = check_nonnegative(tol, "tol")
+    if check_nonnegative(zero_tol, "zero_tol") > 0:  # every level is judged at the snapped point
+        X = np.where(np.abs(X) <= zero_tol, 0.0, X)
     n, r = X.shape
     h = problem.h
     if Q is None:
         Q = "scalar" if h.is_zero else "exact"
     if ks is None:
         ks = tuple(range(2, n + 1)) if (h.is_zero and Q == "scalar") else (2,)
-    residual = residual_details(problem, X, zero_tol=zero_tol)
+    residual = residual_details(problem, X)
     critical = residual.value <= tol * (1.0 + float(np.linalg.norm(problem.grad(X))))
     blocks = {int(k): block_report(problem, X, k, alpha=alpha, Q=Q, tol=block_tol, sample=sample, rng=rng) for k in ks}
     bs = {k: rep.stationary for k, rep in blocks.items()}
@@ -126,10 +132,10 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
         global_min = global_minimum(problem, r=r, tol=gap_tol, rng=0)
     is_global = None
     if global_min is not None:
-        if F <= global_min.lower_bound + gap_tol:
-            is_global = True
-        elif F > global_min.value + tol * (1.0 + abs(F)):
+        if F > global_min.value + tol * (1.0 + abs(F)):  # a better point is known: certified not global
             is_global = False
+        elif F <= global_min.lower_bound + gap_tol:  # as good as any point found, within the certified gap
+            is_global = True
     levels = {"critical": critical, **{f"BS{k}": v for k, v in bs.items()}, "global": is_global}
     names = list(levels)
     attained = [name for name in names if levels[name]]

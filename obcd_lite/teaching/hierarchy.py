@@ -141,14 +141,15 @@ def solver_limits(problem, r: int, solvers: dict, starts: int, rng=0) -> list[tu
 
 
 def census(problem, r: int, solvers: dict, starts: int = 10, *, alpha: float = 1e-5, rng=0,
-           global_min: GlobalMinimum | None = None) -> dict:
+           global_min: GlobalMinimum | None = None, zero_tol: float = 1e-10) -> dict:
     """Classify every solver limit (one global search shared): {"rows": [...], "counts": {label: {level: count}},
-    "global_min": ...}. Each row: label, F, the levels dict, strongest, nested."""
+    "global_min": ...}. Each row: label, F, the levels dict, strongest, nested. Entries with
+    |X_ij| <= zero_tol count as zeros (see ``classify``)."""
     if global_min is None:
         global_min = global_minimum(problem, r=r, rng=0)
     rows = []
     for label, X in solver_limits(problem, r, solvers, starts, rng):
-        c = classify(problem, X, alpha=alpha, global_min=global_min)
+        c = classify(problem, X, alpha=alpha, global_min=global_min, zero_tol=zero_tol)
         rows.append({"solver": label, "F": c.F, "levels": c.levels, "strongest": c.strongest, "nested": c.nested,
                      "X": X})
     counts = {}
