@@ -3,7 +3,7 @@ certified twice independently; (a) holds for h = 0 and X >= 0 on every limit sea
 import numpy as np
 import pytest
 
-from obcd_lite import classify, procrustes, randn_covariance, sparse_pca
+from obcd_lite import L1, classify, obcd, procrustes, random_stiefel, randn_covariance, sparse_pca
 from obcd_lite.optimality import block_report
 from obcd_lite.subproblem import block_data, majorizer_value, solve_2x2_full
 from obcd_lite.teaching.critical_points import critical_points_2x2
@@ -100,3 +100,24 @@ def test_bad_input():
         classify(problem, U[:, :1], Q="exact", ks=(2, 3))
     with pytest.raises(ValueError, match="k must be an integer"):
         block_report(problem, U[:, :1], True)
+
+
+def test_zero_tol_counts_rounding_zeros_as_zeros():
+    """An l1 limit with exact zeros is critical; blurred by 1e-17 it is not (dh is an interval only at
+    an exact zero), unless zero_tol snaps it back."""
+    problem = sparse_pca(randn_covariance(8, 3, rng=4), L1(0.3))
+    X = obcd(problem, random_stiefel(3, 1, rng=0), working_set="cyclic", max_iter=300).X
+    assert np.any(X == 0) and classify(problem, X, global_search=False).critical
+    Y = np.where(X == 0, 1e-17, X)
+    assert not classify(problem, Y, global_search=False).critical
+    assert classify(problem, Y, global_search=False, zero_tol=1e-12).critical
+
+
+def test_not_global_when_a_better_point_is_known():
+    problem, U = pca()
+    best = classify(problem, U[:, :1]).global_min
+    # a point within the certified gap of the minimum, but above the best value found: not global
+    theta = 1e-2
+    X = np.cos(theta) * U[:, :1] + np.sin(theta) * U[:, 1:2]
+    c = classify(problem, X, global_min=best, Q="exact")
+    assert problem.F(X) - best.value < best.gap and c.is_global is False
