@@ -4,13 +4,14 @@ Layers (each imports only the ones above it):
 
 * core — ``validation``, ``stiefel``, ``penalties``, ``problems``, ``results``;
 * ``subproblem`` (the k x k problem (3)), ``solvers`` (one module per method, ``SOLVERS``),
-  ``optimality`` (the hierarchy critical ⊇ BS₂ ⊇ … ⊇ global);
+  ``optimality`` (critical, BS₂, BS₃, …, global, with certificates);
 * ``teaching`` (pure compute behind notebooks 01–03);
 * ``viz`` (matplotlib figures) and ``widgets`` (ipywidgets wiring), imported on demand.
 
 Importing the package loads neither pyplot, sympy nor ipywidgets.
 """
-from .optimality import block_gaps, is_block_stationary, riemannian_gradient_norm
+from .optimality import (block_gaps, block_report, classify, eps_bs_measure, global_minimum, is_block_stationary,
+                         is_critical, riemannian_gradient_norm, riemannian_residual)
 from .penalties import CappedL1, L0, L1, NonNeg, Penalty, Zero, count_nonzeros
 from .problems import QuadraticProblem, nonneg_pca, procrustes, randn_covariance, sparse_pca
 from .results import Recorder, Result, Step
@@ -26,7 +27,8 @@ from .teaching.critical_points import (CriticalPoint, bs2_points_2x2, check_crit
 from .solvers.cayley import cayley_matrix, check_cayley_det
 
 __all__ = [
-    "block_gaps", "is_block_stationary", "riemannian_gradient_norm",
+    "block_gaps", "block_report", "classify", "eps_bs_measure", "global_minimum", "is_block_stationary",
+    "is_critical", "riemannian_gradient_norm", "riemannian_residual",
     "CappedL1", "L0", "L1", "NonNeg", "Penalty", "Zero", "count_nonzeros",
     "QuadraticProblem", "nonneg_pca", "procrustes", "randn_covariance", "sparse_pca",
     "Recorder", "Result", "Step",

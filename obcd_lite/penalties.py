@@ -101,6 +101,11 @@ class Penalty:
         (dh(M))_ij = [lo_ij, hi_ij] (infinite ends allowed). Raises where h(M) = inf."""
         raise NotImplementedError(f"{type(self).__name__} has no subdifferential")
 
+    def two_point_entries(self, M) -> np.ndarray:
+        """Where the limiting subdifferential is the two-point set {lo, hi} of ``subdifferential``
+        rather than the interval between (a concave kink, as capped-l1 at |u| = tau); False elsewhere."""
+        return np.zeros(np.shape(M), dtype=bool)
+
     def __call__(self, M) -> float:
         return float(self.elementwise(np.asarray(M, dtype=float)).sum())
 
@@ -313,6 +318,10 @@ class CappedL1(Penalty):
         kink = A == self.tau
         lo[kink], hi[kink] = np.minimum(sg[kink], 0.0), np.maximum(sg[kink], 0.0)
         return lo, hi
+
+    def two_point_entries(self, M) -> np.ndarray:
+        """|u| = tau (lam > 0): the limiting subdifferential there is {0, lam sign(u)}, not its hull."""
+        return (np.abs(np.asarray(M, dtype=float)) == self.tau) & (self.lam > 0)
 
     def cap_crossings(self, x, y) -> np.ndarray:
         """t with |x_i + t y_i| = tau sqrt(1 + t^2): roots of (y^2 - tau^2) t^2 + 2xy t + x^2 - tau^2."""

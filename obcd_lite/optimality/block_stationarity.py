@@ -1,13 +1,23 @@
-"""Optimality tests along the paper's hierarchy: critical ⊇ BS_2 ⊇ BS_3 ⊇ ... ⊇ global (Theorem 3.8).
+"""Block-k stationarity (Definition 3.6) and the eps-BS_k measure (Definition 4.1).
 
-A point X is a block-k stationary point (BS_k, Definition 3.7) when, for every working set B of
-size k, V = I_k is a global minimizer of the majorizer K(V; X, B) of eq. (11). The test solves
-each block subproblem globally (the breakpoint search for k = 2; the SVD of Lemma 2.3(b) for
-k > 2, h = 0, scalar Q) and reports the gap K(I; X, B) - min_V K(V; X, B) >= 0.
+A point X is a block-k stationary point (BS_k) when, for every working set B of size k, V = I_k
+is a global minimizer of the majorizer K(V; X, B) of eq. (11). The test solves each block
+subproblem globally (the breakpoint search for k = 2; the SVD of Lemma 2.3(b) for k > 2, which
+needs h = 0 and the scalar Q of eq. (10)) and reports the gap K(I; X, B) - min_V K(V; X, B) >= 0.
+
+All C(n, k) blocks are tested by default. For large n, ``sample=m`` draws m distinct blocks
+uniformly with ``rng`` (Remark after Theorem 3.8: "BS_k in expectation"); the report then gives
+the fraction of the sample that fails and the largest gap seen, which certify "not BS_k" when a
+block fails but only estimate "BS_k" when none does.
+
+Theorem 3.8(a) (BS_2 => critical) does not hold for every h: it holds for h = 0 and X >= 0, and
+fails for l1 and l0 (see :mod:`obcd_lite.optimality.hierarchy` and notebook 05 for the witnesses).
 """
 from __future__ import annotations
 
 import itertools
+import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -15,17 +25,39 @@ from ..subproblem import Q_CHOICES, block_data, majorizer_value, solve_2x2_unche
 from ..validation import as_matrix, check_nonnegative, check_stiefel
 
 
-def block_gaps(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact") -> dict:
-    """K(I; X, B) - min_V K(V; X, B) for every working set B of size k, as {B: gap}.
+class BlockReport(NamedTuple):
+    """The BS_k test of X (Definition 3.6) over the blocks tested.
 
-    Every gap is >= 0 up to rounding; all are 0 exactly when X is a BS_k point.
-    k > 2 needs h = 0 and Q = "scalar" (the subproblem is then solved by an SVD).
+    ``gaps``: {B: K(I; X, B) - min_V K(V; X, B)}; ``minimizers``: {B: a global minimizer V of K};
+    ``total``: C(n, k); ``sampled``: whether only a sample of the blocks was tested;
+    ``failing``: blocks with gap > the tolerance; ``largest_gap`` and ``worst_block``;
+    ``tol``: the absolute tolerance used; ``stationary``: no tested block fails.
     """
+
+    k: int
+    alpha: float
+    Q: str
+    gaps: dict
+    minimizers: dict
+    total: int
+    sampled: bool
+    failing: int
+    largest_gap: float
+    worst_block: tuple
+    tol: float
+    stationary: bool
+
+    @property
+    def fraction_failing(self) -> float:
+        return self.failing / len(self.gaps)
+
+
+def _check_block_args(problem, X, k, alpha, Q):
     X = as_matrix(X, "X")
     check_stiefel(X, "X")
     problem.check_point(X, "X")
     n = X.shape[0]
-    if not isinstance(k, (int, np.integer)) or not 2 <= k <= n:
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 2 <= k <= n:
         raise ValueError(f"k must be an integer with 2 <= k <= n = {n}, got k = {k!r}")
     alpha = check_nonnegative(alpha, "alpha", strict=True)
     if Q not in Q_CHOICES:
@@ -33,34 +65,105 @@ def block_gaps(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact")
     h = problem.h
     if k > 2 and not (h.is_zero and Q == "scalar"):
         raise ValueError(f"k = {k} > 2 needs h = Zero() and Q = 'scalar' (Lemma 2.3(b)); got h = {h!r}, Q = {Q!r}")
+    return X, int(k), alpha
+
+
+def sample_blocks(n: int, k: int, sample: int | None, rng=None) -> tuple[list[tuple], bool]:
+    """The working sets to test: all C(n, k) (``sample`` None or >= C(n, k)), or ``sample``
+    distinct ones drawn uniformly with ``rng``. Returns (blocks, sampled)."""
+    total = math.comb(n, k)
+    if sample is None or sample >= total:
+        return list(itertools.combinations(range(n), k)), False
+    if isinstance(sample, bool) or not isinstance(sample, (int, np.integer)) or sample < 1:
+        raise ValueError(f"sample must be a positive integer or None, got sample = {sample!r}")
+    rng = np.random.default_rng(rng)
+    if 2 * sample >= total:  # dense: pick among all
+        every = list(itertools.combinations(range(n), k))
+        return [every[i] for i in np.sort(rng.choice(total, size=sample, replace=False))], True
+    chosen: set = set()
+    while len(chosen) < sample:
+        chosen.add(tuple(int(i) for i in np.sort(rng.choice(n, size=k, replace=False))))
+    return sorted(chosen), True
+
+
+def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact", tol: float = 1e-10,
+                 sample: int | None = None, rng=None) -> BlockReport:
+    """Test X for BS_k (Definition 3.6): solve every (or a sample of the) block subproblem(s) globally.
+
+    Parameters
+    ----------
+    problem : QuadraticProblem.
+    X : (n, r) point on St(n, r).
+    k : block size, 2 <= k <= n; k > 2 needs h = 0 and Q = "scalar".
+    alpha : the proximal parameter of eq. (11) (the BS_k set depends on it).
+    Q : "exact" (eq. (9)) or "scalar" (eq. (10)).
+    tol : a block fails when its gap exceeds tol (1 + |F(X)|).
+    sample, rng : test ``sample`` blocks drawn uniformly (see :func:`sample_blocks`).
+    """
+    X, k, alpha = _check_block_args(problem, X, k, alpha, Q)
+    tol = check_nonnegative(tol, "tol")
+    blocks, sampled = sample_blocks(X.shape[0], k, sample, rng)
+    h = problem.h
     G = problem.grad(X)
-    gaps = {}
-    for B in itertools.combinations(range(n), k):
+    gaps, minimizers = {}, {}
+    for B in blocks:
         Qt, P, Z, _ = block_data(problem, X, G, list(B), alpha, Q)
         stay = majorizer_value(Qt, P, np.eye(k), Z, h)
         if k == 2:
-            best = solve_2x2_unchecked(Qt, P, Z, h).value
+            sol = solve_2x2_unchecked(Qt, P, Z, h)
+            V, best = sol.V, sol.value
         else:
             V = solve_kxk(P)
             best = majorizer_value(Qt, P, V, V @ Z, h)
-        gaps[B] = stay - best
-    return gaps
+        if best >= stay:  # I itself is a minimizer: report it (the distance of Definition 4.1 is 0)
+            V, best = np.eye(k), stay
+        gaps[B], minimizers[B] = stay - best, V
+    worst = max(gaps, key=gaps.get)
+    abs_tol = tol * (1.0 + abs(problem.F(X)))
+    failing = sum(g > abs_tol for g in gaps.values())
+    return BlockReport(k, alpha, Q, gaps, minimizers, math.comb(X.shape[0], k), sampled, failing,
+                       float(gaps[worst]), worst, abs_tol, failing == 0)
+
+
+def block_gaps(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact", sample: int | None = None,
+               rng=None) -> dict:
+    """K(I; X, B) - min_V K(V; X, B) for every working set B of size k (or a sample), as {B: gap}.
+
+    Every gap is >= 0 up to rounding; all are 0 exactly when X is a BS_k point (Definition 3.6).
+    k > 2 needs h = 0 and Q = "scalar" (the subproblem is then solved by an SVD).
+    """
+    return block_report(problem, X, k, alpha=alpha, Q=Q, sample=sample, rng=rng).gaps
 
 
 def is_block_stationary(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact",
-                        tol: float = 1e-10) -> bool:
-    """Whether X is a BS_k point: every block gap <= tol (1 + |F(X)|) (Definition 3.7)."""
-    tol = check_nonnegative(tol, "tol")
-    gaps = block_gaps(problem, X, k, alpha=alpha, Q=Q)
-    return max(gaps.values()) <= tol * (1.0 + abs(problem.F(np.asarray(X, dtype=float))))
+                        tol: float = 1e-10, sample: int | None = None, rng=None) -> bool:
+    """Whether X is a BS_k point: every block gap <= tol (1 + |F(X)|) (Definition 3.6)."""
+    return block_report(problem, X, k, alpha=alpha, Q=Q, tol=tol, sample=sample, rng=rng).stationary
+
+
+def eps_bs_measure(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact", tol: float = 1e-10,
+                   sample: int | None = None, rng=None) -> float:
+    """The measure of Definition 4.1: (1/C(n, k)) sum_B dist(I_k, argmin_V K(V; X, B))^2.
+
+    X is an eps-BS_k point when this is <= eps. For each block the distance is 0 when I attains
+    the minimum (gap <= tol (1 + |F|)) and ||V* - I||_F^2 for the global minimizer V* the solver
+    returns otherwise (exact when the minimizer is unique, an upper bound on a tie). With
+    ``sample`` the mean runs over the sampled blocks (an unbiased estimate).
+    """
+    report = block_report(problem, X, k, alpha=alpha, Q=Q, tol=tol, sample=sample, rng=rng)
+    k = report.k
+    dists = [0.0 if report.gaps[B] <= report.tol else float(np.sum((V - np.eye(k)) ** 2))
+             for B, V in report.minimizers.items()]
+    return float(np.mean(dists))
 
 
 def riemannian_gradient_norm(problem, X) -> float:
     """||grad f(X) - X grad f(X)^T X||_F, zero exactly at the critical points of a smooth problem
-    (Definition 3.4 with h = 0)."""
+    (Definition 3.4 with h = 0; :func:`~obcd_lite.optimality.criticality.riemannian_residual` is
+    the general one)."""
     if not problem.h.is_zero:
         raise ValueError(f"riemannian_gradient_norm is for h = Zero(); got h = {problem.h!r} "
-                         "(with a nonsmooth h criticality is a set condition)")
+                         "(with a nonsmooth h use riemannian_residual)")
     X = as_matrix(X, "X")
     G = problem.grad(X)
     return float(np.linalg.norm(G - X @ G.T @ X))

@@ -1,0 +1,124 @@
+"""Critical points of min f(X) + h(X) on St(n, r) (Definition 3.4), by a bounded least-squares distance.
+
+X is critical when 0 lies in the Riemannian limiting subdifferential
+
+    d_M F(X) = {G - X G^T X : G in grad f(X) + dh(X)}                       (Definition 3.4).
+
+For a separable h the set dh(X) is a box: entry (i, j) is an interval [lo_ij, hi_ij] given by the
+penalty (``Penalty.subdifferential``), a single number where h is smooth, [-lam, lam] at a zero of
+l1, the whole line at a zero of l0, (-inf, 0] at a zero of X >= 0. The map G -> G - X G^T X is
+linear, so d_M F(X) is the image of a box under an affine map and
+
+    dist(0, d_M F(X)) = min_{lo <= t <= hi} || A(G_0) + sum_{free (i,j)} t_ij A(E_ij) ||_F,
+    A(G) = G - X G^T X,  A(E_ij) = E_ij - X[:, j] X[i, :],
+
+a bounded least-squares problem over the free entries only (``scipy.optimize.lsq_linear``, the
+exact active-set method BVLS). Fixed entries go into G_0.
+
+Capped-l1 at |u| = tau is a concave kink: its limiting subdifferential is the two-point set
+{0, lam sign(u)}, not the interval between (``Penalty.two_point_entries``). The residual is then
+the smallest over the 2^m choices of those m entries (m <= ``MAX_TWO_POINT`` enumerated; beyond,
+the interval hull gives a lower bound and ``residual_details`` says so).
+"""
+from __future__ import annotations
+
+import itertools
+from typing import NamedTuple
+
+import numpy as np
+from scipy.optimize import lsq_linear
+
+from ..validation import as_matrix, check_nonnegative, check_stiefel
+
+#: The largest number of two-point entries (capped-l1 at |u| = tau) enumerated exactly.
+MAX_TWO_POINT = 10
+
+
+class Residual(NamedTuple):
+    """dist(0, d_M F(X)) with its minimizer.
+
+    ``value``: the distance (Frobenius norm); ``G``: the element of grad f(X) + dh(X) that attains
+    it; ``free``: how many entries of dh(X) were free intervals; ``exact``: False only when more than
+    ``MAX_TWO_POINT`` two-point entries forced the hull (then ``value`` is a lower bound).
+    """
+
+    value: float
+    G: np.ndarray
+    free: int
+    exact: bool
+
+
+def tangent_part(X: np.ndarray, G: np.ndarray) -> np.ndarray:
+    """A(G) = G - X G^T X, the element of d_M F(X) that G in dF(X) gives (Definition 3.4)."""
+    return G - X @ (G.T @ X)
+
+
+def residual_details(problem, X, *, zero_tol: float = 0.0) -> Residual:
+    """dist(0, d_M F(X)) of Definition 3.4 with the subgradient attaining it (see the module docstring).
+
+    Parameters
+    ----------
+    problem : QuadraticProblem (``grad``, ``h`` with ``subdifferential``).
+    X : (n, r) point on St(n, r).
+    zero_tol : entries with |X_ij| <= zero_tol are evaluated as exact zeros (default 0: only exact
+        zeros count; a solver that never reaches exact zeros is judged as it is).
+    """
+    X = as_matrix(X, "X")
+    check_stiefel(X, "X")
+    problem.check_point(X, "X")
+    zero_tol = check_nonnegative(zero_tol, "zero_tol")
+    if zero_tol > 0:
+        X = np.where(np.abs(X) <= zero_tol, 0.0, X)
+    h = problem.h
+    lo, hi = h.subdifferential(X)
+    two_point = np.argwhere(h.two_point_entries(X))
+    grad = problem.grad(X)
+    exact = len(two_point) <= MAX_TWO_POINT
+    choices = itertools.product(*[(lo[tuple(e)], hi[tuple(e)]) for e in two_point]) if exact else [()]
+    best = None
+    for choice in choices:
+        lo_c, hi_c = lo.copy(), hi.copy()
+        for e, value in zip(two_point, choice):
+            lo_c[tuple(e)] = hi_c[tuple(e)] = value
+        candidate = _box_distance(X, grad, lo_c, hi_c)
+        if best is None or candidate[0] < best[0]:
+            best = candidate
+    value, G, free = best
+    return Residual(value, G, free, exact)
+
+
+def _box_distance(X, grad, lo, hi):
+    """min ||A(grad + H)||_F over lo <= H <= hi (entrywise), by BVLS over the free entries."""
+    free = lo < hi
+    G0 = grad + np.where(free, 0.0, lo)
+    b = tangent_part(X, G0).ravel()
+    idx = np.argwhere(free)
+    if len(idx) == 0:
+        return float(np.linalg.norm(b)), G0, 0
+    n, r = X.shape
+    # Column for entry (i, j): vec(E_ij) - vec(X[:, j] X[i, :]).
+    cols = -np.einsum("am,mb->mab", X[:, idx[:, 1]], X[idx[:, 0], :]).reshape(len(idx), n * r)
+    cols[np.arange(len(idx)), idx[:, 0] * r + idx[:, 1]] += 1.0
+    sol = lsq_linear(cols.T, -b, bounds=(lo[free], hi[free]), method="bvls", tol=1e-14)
+    t = np.clip(sol.x, lo[free], hi[free])
+    G = G0.copy()
+    G[free] += t
+    return float(np.linalg.norm(tangent_part(X, G))), G, len(idx)
+
+
+def riemannian_residual(problem, X, *, zero_tol: float = 0.0) -> float:
+    """dist(0, d_M F(X)) = min ||G - X G^T X||_F over G in grad f(X) + dh(X) (Definition 3.4).
+
+    Zero exactly at the critical points. Works for every penalty with a ``subdifferential``
+    (Zero, L1, L0, CappedL1, NonNeg); see :func:`residual_details` for the parameters and the
+    subgradient that attains the distance.
+    """
+    return residual_details(problem, X, zero_tol=zero_tol).value
+
+
+def is_critical(problem, X, *, tol: float = 1e-8, zero_tol: float = 0.0) -> bool:
+    """Whether X is a critical point (Definition 3.4): residual <= tol (1 + ||grad f(X)||_F)."""
+    tol = check_nonnegative(tol, "tol")
+    X = as_matrix(X, "X")
+    value = riemannian_residual(problem, X, zero_tol=zero_tol)
+    return value <= tol * (1.0 + float(np.linalg.norm(problem.grad(X))))

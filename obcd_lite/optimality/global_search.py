@@ -1,0 +1,276 @@
+"""A certified global minimum of F = f + h on St(n, r) for tiny n (n <= 5), by branch and bound.
+
+Angles. Every X in St(n, r) is X(theta) = G_1^T G_2^T ... G_m^T E_r (E_r the first r columns of
+I_n), where G_l is the Givens rotation of the l-th step of a Givens QR of X (column j zeroed from
+the bottom by rotations of rows (i - 1, i), i = n - 1, ..., j + 1): m = nr - r(r + 1)/2 angles, the
+dimension of St(n, r). Rotations that do not reach the diagonal need theta in [-pi/2, pi/2] (the
+sign of the new top entry is free); the last one of each column needs [-pi, pi] (it makes the
+diagonal +1). For r = n the last column is +-e_n: a sign is added. :func:`stiefel_angles` computes
+the angles of a given X, so the box covers St(n, r) (the tests check the round trip).
+
+Lower bound on a box (center c, half-widths w). With J_l = dX/dtheta_l at c, Taylor gives
+X(theta) = X(c) + sum_l J_l dtheta_l + E with ||E||_F <= rho2 = sqrt(min(2, r))/2 (sum_l w_l)^2
+(every second derivative applies two quarter-turns to rows of a matrix with orthonormal columns),
+so entry (i, j) moves by at most sum_l |J_l,ij| w_l + rho2 and ||D X||_F <= rho. With Xc = X(c):
+
+* f is quadratic: f(X) = f(Xc) + <grad f(Xc), D X> + 1/2 vec(D X)^T (D (x) C) vec(D X);
+* h is separable and, for the package's penalties, affine between its kink levels: on an entry
+  whose interval holds no kink, h_ij(u) = h_ij(c) + g_ij (u - c) exactly; on the others h_ij >=
+  its minimum over the interval (at an end or a kink level);
+* with G = grad f(Xc) + g (g on the kink-free entries), either
+  <G, D X> >= -sum_l |<G, J_l>| w_l - ||G||_F rho2, or, since P_N D X = -1/2 Xc D X^T D X on
+  St(n, r), <G, D X> >= -||P_T G||_F rho - 1/2 lmax(sym(Xc^T G))_+ rho^2; the larger bound is kept,
+  and the quadratic term is >= -1/2 (-lmin(D (x) C))_+ rho^2.
+
+Boxes are bisected along their widest angle; a box is dropped once its bound exceeds the best
+value found minus ``tol``. Best values come from the box centers and from OBCD runs (which reach
+the exact zeros of l0 / X >= 0 that no center has). The result certifies
+``lower_bound <= min F <= value``; ``gap = value - lower_bound`` is <= tol when the search finished
+within ``max_boxes`` and larger otherwise (reported, never hidden).
+"""
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from ..solvers.obcd import obcd
+from ..stiefel import identity_init, random_stiefel
+from ..validation import as_matrix, check_nonnegative, check_stiefel
+
+#: The largest n the exact global search accepts (the angle space has nr - r(r+1)/2 dimensions).
+MAX_N = 5
+
+
+class GlobalMinimum(NamedTuple):
+    """A certified global minimum: ``lower_bound <= min_{St(n, r)} F <= value = F(X)``.
+
+    ``gap = value - lower_bound``; ``certified`` when gap <= tol; ``boxes``: boxes bounded;
+    ``method``: how the bound was obtained.
+    """
+
+    X: np.ndarray
+    value: float
+    lower_bound: float
+    gap: float
+    certified: bool
+    boxes: int
+    method: str
+
+
+def _rotation_plan(n: int, r: int) -> list[tuple[int, int, int]]:
+    """(top row, bottom row, column) of each Givens QR step, in QR order."""
+    return [(i - 1, i, j) for j in range(r) for i in range(n - 1, j, -1)]
+
+
+def angle_box(n: int, r: int) -> tuple[np.ndarray, np.ndarray]:
+    """The box of angles that covers St(n, r): [-pi, pi] for a rotation onto the diagonal, else
+    [-pi/2, pi/2]."""
+    half = np.array([math.pi if top == col else math.pi / 2 for top, _, col in _rotation_plan(n, r)])
+    return -half, half
+
+
+def stiefel_angles(X) -> tuple[np.ndarray, float]:
+    """The angles (in :func:`angle_box`) and sign with ``stiefel_from_angles(theta, n, r, sign) == X``."""
+    X = as_matrix(X, "X")
+    check_stiefel(X, "X")
+    n, r = X.shape
+    R = X.copy()
+    theta = []
+    for top, bottom, col in _rotation_plan(n, r):
+        a, b = R[top, col], R[bottom, col]
+        t = math.atan2(b, a) if top == col else (math.atan(b / a) if a != 0 else math.pi / 2)
+        c, s = math.cos(t), math.sin(t)
+        R[[top, bottom]] = np.array([[c, s], [-s, c]]) @ R[[top, bottom]]
+        theta.append(t)
+    sign = 1.0 if r < n or R[n - 1, n - 1] >= 0 else -1.0
+    return np.array(theta), sign
+
+
+def stiefel_from_angles(theta, n: int, r: int, sign=1.0) -> np.ndarray:
+    """X(theta) = G_1^T ... G_m^T E_r (times diag(1, .., sign) for r = n); theta may be a batch (..., m)."""
+    theta = np.asarray(theta, dtype=float)
+    lead = theta.shape[:-1]
+    theta = theta.reshape(-1, theta.shape[-1])
+    Y = np.broadcast_to(np.eye(n, r), (len(theta), n, r)).copy()
+    if r == n:
+        Y[:, n - 1, n - 1] = np.broadcast_to(np.asarray(sign, dtype=float), lead).reshape(-1)
+    for l, (top, bottom, _) in reversed(list(enumerate(_rotation_plan(n, r)))):
+        c, s = np.cos(theta[:, l])[:, None], np.sin(theta[:, l])[:, None]
+        a, b = Y[:, top].copy(), Y[:, bottom].copy()
+        Y[:, top], Y[:, bottom] = c * a - s * b, s * a + c * b  # rot(theta)^T on the two rows
+    return Y.reshape(*lead, n, r)
+
+
+def _interval_min_h(h, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Elementwise min of h over [lo, hi] (h monotone between its kink levels): ends and kinks inside."""
+    best = np.minimum(h.elementwise(lo), h.elementwise(hi))
+    for level in h.kink_levels():
+        inside = (lo <= level) & (level <= hi)
+        best = np.where(inside, np.minimum(best, h.elementwise(np.full_like(lo, level))), best)
+    return best
+
+
+def _with_jacobian(centers, n, r, signs):
+    """X(c) and its derivatives J_l = dX/dtheta_l at a batch of centers: shapes (N, n, r), (m, N, n, r)."""
+    plan = _rotation_plan(n, r)
+    N, m = centers.shape
+    Y = np.broadcast_to(np.eye(n, r), (N, n, r)).copy()
+    if r == n:
+        Y[:, n - 1, n - 1] = signs
+    cos, sin = np.cos(centers), np.sin(centers)
+
+    def rotate(M, l, derivative=False):
+        top, bottom, _ = plan[l]
+        c, s = cos[:, l, None], sin[:, l, None]
+        a, b = M[:, top].copy(), M[:, bottom].copy()
+        if derivative:  # d/dtheta of rot(theta)^T on the two rows; the other rows vanish
+            M = np.zeros_like(M)
+            M[:, top], M[:, bottom] = -s * a - c * b, c * a - s * b
+        else:
+            M[:, top], M[:, bottom] = c * a - s * b, s * a + c * b
+        return M
+
+    J = np.empty((m, N, n, r))
+    for l in reversed(range(m)):  # Y holds R_{l+1}^T ... R_m^T E_r
+        D = rotate(Y, l, derivative=True)
+        for p in reversed(range(l)):
+            D = rotate(D, p)
+        J[l] = D
+        Y = rotate(Y, l)
+    return Y, J
+
+
+def _bounds(problem, centers, halfwidths, signs, n, r, curvature):
+    """(F at the centers, lower bounds on the boxes) for a batch (see the module docstring)."""
+    X, J = _with_jacobian(centers, n, r, signs)
+    # X(theta) = X(c) + sum_l J_l dtheta_l + E with ||E||_F <= rho2 (second derivatives have norm
+    # <= sqrt(min(2, r)): each applies two quarter-turns to rows of a matrix with orthonormal columns)
+    w = halfwidths
+    rho2 = 0.5 * math.sqrt(min(2, r)) * w.sum(axis=1) ** 2
+    Jnorm = np.sqrt(np.einsum("lnij,lnij->ln", J, J))
+    rho = np.minimum((Jnorm * w.T).sum(axis=0) + rho2, math.sqrt(min(2, r)) * w.sum(axis=1))
+    radius = np.einsum("lnij,nl->nij", np.abs(J), w) + rho2[:, None, None]  # |X_ij(theta) - X_ij(c)|
+    h = problem.h
+    grad = _batched_grad(problem, X)
+    f = 0.5 * np.einsum("mij,mij->m", X, grad)
+    if problem.L is not None:
+        f += 0.5 * np.einsum("mij,ij->m", X, problem.L)
+    f += problem.const
+    with np.errstate(invalid="ignore"):
+        hval = h.elementwise(X)
+    F_center = f + hval.sum(axis=(1, 2))
+    lo, hi = X - radius, X + radius
+    kinky = np.zeros(X.shape, dtype=bool)
+    for level in h.kink_levels():
+        kinky |= (lo <= level) & (level <= hi)
+    smooth_h = np.where(kinky, 0.0, hval)
+    infeasible = ~np.isfinite(smooth_h).all(axis=(1, 2))  # X >= 0 violated on a whole interval
+    smooth_h = np.where(np.isfinite(smooth_h), smooth_h, 0.0)
+    free = ~kinky & np.isfinite(hval)
+    g = np.zeros_like(X)
+    if np.any(free):  # slope of h on the kink-free entries (its subdifferential is a point there)
+        g = np.where(free, h.subdifferential(np.where(free, X, 1.0))[0], 0.0)
+    G = grad + g
+    base = f + smooth_h.sum(axis=(1, 2)) + np.where(kinky, _interval_min_h(h, lo, hi), 0.0).sum(axis=(1, 2))
+    XtG = np.einsum("mki,mkj->mij", X, G)
+    sym = 0.5 * (XtG + np.swapaxes(XtG, 1, 2))
+    PT = G - X @ sym
+    lam_max = np.maximum(np.linalg.eigvalsh(sym)[:, -1], 0.0)
+    # two valid bounds on <G, D X> + 1/2 q(D X); keep the larger
+    tangent = base - np.sqrt(np.einsum("mij,mij->m", PT, PT)) * rho - 0.5 * (lam_max + curvature) * rho**2
+    directional = (base - (np.abs(np.einsum("lmij,mij->ml", J, G)) * w).sum(axis=1)
+                   - np.sqrt(np.einsum("mij,mij->m", G, G)) * rho2 - 0.5 * curvature * rho**2)
+    bound = np.maximum(tangent, directional)
+    bound[infeasible] = np.inf
+    return F_center, bound
+
+
+def _batched_grad(problem, X):
+    G = np.einsum("ik,mkj->mij", problem.C, X)
+    if problem.D is not None:
+        G = G @ problem.D
+    return G if problem.L is None else G + problem.L
+
+
+def _curvature(problem, r: int) -> float:
+    """(-lambda_min(D (x) C))_+ : how much the quadratic term can bend f down."""
+    ec = np.linalg.eigvalsh(problem.C)
+    ed = np.ones(r) if problem.D is None else np.linalg.eigvalsh(problem.D)
+    return max(0.0, -float(np.min(np.outer(ec, ed))))
+
+
+def _local_starts(problem, n, r, starts, rng):
+    """The best point of a few OBCD runs (an upper bound with the exact zeros a center never has)."""
+    rng = np.random.default_rng(rng)
+    best = None
+    for s in range(starts):
+        X0 = random_stiefel(n, r, rng=rng)
+        if not np.isfinite(problem.h(X0)):  # X >= 0: start from distinct unit columns
+            X0 = identity_init(n, n)[:, rng.permutation(n)[:r]]
+        res = obcd(problem, X0, working_set="cyclic", max_iter=60 * math.comb(n, 2), rng=s)
+        if best is None or res.F < best[1]:
+            best = (res.X, res.F)
+    return best
+
+
+def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxes: int = 1_500_000,
+                   starts: int = 6, rng=None) -> GlobalMinimum:
+    """A certified global minimum of F over St(n, r) for n <= 5 (see the module docstring).
+
+    Parameters
+    ----------
+    problem : QuadraticProblem with n <= MAX_N = 5.
+    r : number of columns (needed when neither D nor L fixes it).
+    tol : the gap to certify (absolute).
+    max_boxes : budget of boxes bounded; when it runs out the gap reached is reported.
+    starts : OBCD runs for the first upper bound; rng : their seed.
+    """
+    n = problem.n
+    if n > MAX_N:
+        raise ValueError(f"global_minimum is exact only for tiny problems: n = {n} > {MAX_N} "
+                         f"(the angle space has nr - r(r+1)/2 dimensions)")
+    r = problem.r if r is None else r
+    if r is None:
+        raise ValueError("r is needed: the problem's D and L do not fix the number of columns")
+    if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 1 <= r <= n or (problem.r not in (None, r)):
+        raise ValueError(f"r must be an integer with 1 <= r <= n = {n} (and the problem's r = {problem.r}), got r = {r!r}")
+    tol = check_nonnegative(tol, "tol", strict=True)
+    r = int(r)
+    X_best, best = _local_starts(problem, n, r, starts, rng)
+    lo, hi = angle_box(n, r)
+    signs = [1.0, -1.0] if r == n else [1.0]
+    centers = np.array([0.5 * (lo + hi)] * len(signs))
+    half = np.array([0.5 * (hi - lo)] * len(signs))
+    box_sign = np.array(signs)
+    curvature = _curvature(problem, r)
+    bounded, dropped_min = 0, np.inf
+    while len(centers):
+        F_c, lb = _bounds(problem, centers, half, box_sign, n, r, curvature)
+        bounded += len(centers)
+        j = int(np.argmin(F_c))
+        if F_c[j] < best:
+            best = float(F_c[j])
+            X_best = stiefel_from_angles(centers[j], n, r, box_sign[j])
+        keep = lb <= best - tol
+        dropped_min = min(dropped_min, float(np.min(lb[~keep], initial=np.inf)))
+        centers, half, box_sign, lb = centers[keep], half[keep], box_sign[keep], lb[keep]
+        if bounded + 2 * len(centers) > max_boxes:
+            break
+        axis = np.argmax(half, axis=1)
+        rows = np.arange(len(centers))
+        half = half.copy()
+        half[rows, axis] *= 0.5
+        step = np.zeros_like(centers)
+        step[rows, axis] = half[rows, axis]
+        centers = np.concatenate([centers - step, centers + step])
+        half = np.concatenate([half, half])
+        box_sign = np.concatenate([box_sign, box_sign])
+    # every box was either dropped (its bound is in dropped_min) or is still open (its bound is in lb)
+    lower = min(dropped_min, float(np.min(lb, initial=np.inf)), best)
+    gap = best - lower
+    X_best = np.asarray(X_best)
+    return GlobalMinimum(X_best, float(problem.F(X_best)), lower, gap, gap <= tol, bounded,
+                         f"branch and bound over the {len(lo)} Givens angles of St({n}, {r}), "
+                         f"Lipschitz/second-order bounds, tol {tol:g}")

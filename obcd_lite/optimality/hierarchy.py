@@ -1,0 +1,144 @@
+"""Where a point sits in the optimality hierarchy of Section 3, with a certificate for each level.
+
+The paper's chain (Theorem 3.8) is critical ⊇ BS_2 ⊇ BS_3 ⊇ ... ⊇ BS_n ⊇ global. What holds:
+
+* (b) global => BS_k, and (c) BS_{k+1} => BS_k with the exact Q of eq. (9): the quadratic term of
+  K(V; X, B) is then ||X_B(V) - X||_H^2 (Lemma 2.2(a)), which does not see whether V acts on k or
+  k + 1 rows. With the scalar Q of eq. (10), varsigma_B grows with the block, K gets looser, and (c)
+  FAILS: for h = 0, r = 1 at an eigenvector x (eigenvalue lam) BS_k reduces to lam <= ||C_BB|| on
+  every block meeting supp(x), easier for larger blocks; notebook 05 shows BS_3 points that are
+  not BS_2 (a random 4 x 4 C).
+* (a) BS_2 => critical holds for h = 0 and for X >= 0, and FAILS for h = l1 and h = l0. The
+  proof (Appendix, eq. (necessary)) gets, for each block B, some G_B in grad f(X) + dh(X) with
+  [G_B X^T - X G_B^T]_BB = 0, and then treats G_B as one G for all blocks. For h = 0, G = grad f
+  is unique and the n(n-1)/2 pair conditions are the entries of G X^T - X G^T, so (a) holds. For
+  X >= 0 the pair conditions give grad f proportional to each column on its support and
+  grad f >= 0 on the rows outside every support, which is criticality (the free normal-cone
+  entries then fit one G). For l1 and l0 the free entries of dh at a zero X_ij enter the pairs
+  (i, j') for every j': each pair can pick its own value, one G cannot. Witness (n = 3, r = 2,
+  l1): notebook 05 and ``teaching.hierarchy.bs2_not_critical_witness``.
+
+:func:`classify` reports every level it can decide, so a broken inclusion is visible
+(``nested`` is False then), and the strongest level attained.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..validation import as_matrix, check_nonnegative, check_stiefel
+from .block_stationarity import block_report
+from .criticality import Residual, residual_details
+from .global_search import MAX_N, GlobalMinimum, global_minimum
+
+
+#: Certificates below this are printed as "< 1e-12": their digits are rounding noise.
+NOISE = 1e-12
+
+
+def small(value: float) -> str:
+    """A certificate value for print: 3 significant digits, or "< 1e-12" at rounding level."""
+    return f"{value:.3e}" if abs(value) >= NOISE else f"< {NOISE:.0e}"
+
+
+@dataclass(frozen=True)
+class Classification:
+    """The certificates of X at every level (see :func:`classify`).
+
+    ``residual``: dist(0, d_M F(X)) with its subgradient (Definition 3.4); ``critical``;
+    ``blocks``: {k: BlockReport} (Definition 3.6); ``bs``: {k: bool};
+    ``global_min``: the certified global search (or None); ``is_global``: False when a point with
+    lower F is known (F(X) > its value + tol (1 + |F|)), else True when F(X) <= the certified lower
+    bound + gap_tol, else None (undecided);
+    ``levels``: {name: bool or None} in the paper's order; ``strongest``: the last level attained;
+    ``nested``: False when X attains a level but not one the paper puts below it.
+    """
+
+    F: float
+    residual: Residual
+    critical: bool
+    blocks: dict
+    bs: dict
+    global_min: GlobalMinimum | None
+    is_global: bool | None
+    levels: dict
+    strongest: str
+    nested: bool
+
+    def summary(self) -> str:
+        """A fixed-precision text report of every certificate."""
+        lines = [f"F(X) = {self.F:.6f}",
+                 f"critical: {self.critical}  (dist(0, d_M F(X)) = {small(self.residual.value)}, "
+                 f"{self.residual.free} free subgradient entries)"]
+        for k, rep in self.blocks.items():
+            kind = f"{len(rep.gaps)} of {rep.total} blocks (sampled)" if rep.sampled else f"all {rep.total} blocks"
+            lines.append(f"BS_{k}: {self.bs[k]}  ({kind}; {rep.failing} fail; largest gap {small(rep.largest_gap)} "
+                         f"at B = {rep.worst_block}; alpha = {rep.alpha:g}, Q = {rep.Q})")
+        if self.global_min is None:
+            lines.append("global: not searched")
+        else:
+            g = self.global_min
+            lines.append(f"global: {self.is_global}  (min F in [{g.lower_bound:.6f}, {g.value:.6f}], "
+                         f"certified gap {g.gap:.2e}, {g.boxes} boxes)")
+        lines.append(f"strongest level: {self.strongest}" + ("" if self.nested else
+                     "  (NOT nested: a level the paper puts below this one fails)"))
+        return "\n".join(lines)
+
+
+def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, global_search: bool = True,
+             global_min: GlobalMinimum | None = None, tol: float = 1e-6, block_tol: float = 1e-13,
+             gap_tol: float = 1e-3,
+             sample: int | None = None, rng=None, zero_tol: float = 0.0) -> Classification:
+    """The levels X attains: critical, BS_2, BS_3, ..., global, each with its certificate.
+
+    Parameters
+    ----------
+    problem : QuadraticProblem; X : (n, r) point on St(n, r).
+    alpha : the proximal parameter of eq. (11) (the BS_k sets depend on it).
+    Q : "exact" or "scalar"; None takes "scalar" for h = 0 (so every k can be tested, Lemma 2.3(b))
+        and "exact" otherwise (k = 2 only: the breakpoint search).
+    ks : block sizes to test; default (2,) for h != 0 or Q = "exact", 2..n for h = 0 with scalar Q.
+    global_search : run :func:`global_minimum` (n <= 5 only) unless ``global_min`` is given.
+    tol : criticality tolerance, relative to 1 + ||grad f(X)||_F (the residual is first order).
+    block_tol : a block fails when its gap exceeds block_tol (1 + |F|). A gap is second order in the
+        distance to stationarity (about residual^2 / (2 (varsigma + alpha))) and a residual first
+        order, so block_tol ~ tol^2 keeps the two tests consistent on approximate points; exact
+        points (the witnesses) have gaps at rounding level, ~1e-15.
+    gap_tol : the gap the global search certifies.
+    sample, rng : test a uniform sample of blocks (large n).
+    zero_tol : entries with |X_ij| <= zero_tol are set to 0 before every test (a proximal method
+        leaves zeros at 1e-16 .. 1e-10; at such an entry h's subdifferential is an interval only if
+        the entry is exactly 0). Default 0: X is judged as given.
+    """
+    X = as_matrix(X, "X")
+    check_stiefel(X, "X")
+    problem.check_point(X, "X")
+    tol = check_nonnegative(tol, "tol")
+    if check_nonnegative(zero_tol, "zero_tol") > 0:  # every level is judged at the snapped point
+        X = np.where(np.abs(X) <= zero_tol, 0.0, X)
+    n, r = X.shape
+    h = problem.h
+    if Q is None:
+        Q = "scalar" if h.is_zero else "exact"
+    if ks is None:
+        ks = tuple(range(2, n + 1)) if (h.is_zero and Q == "scalar") else (2,)
+    residual = residual_details(problem, X)
+    critical = residual.value <= tol * (1.0 + float(np.linalg.norm(problem.grad(X))))
+    blocks = {int(k): block_report(problem, X, k, alpha=alpha, Q=Q, tol=block_tol, sample=sample, rng=rng) for k in ks}
+    bs = {k: rep.stationary for k, rep in blocks.items()}
+    F = float(problem.F(X))
+    if global_min is None and global_search and n <= MAX_N:
+        global_min = global_minimum(problem, r=r, tol=gap_tol, rng=0)
+    is_global = None
+    if global_min is not None:
+        if F > global_min.value + tol * (1.0 + abs(F)):  # a better point is known: certified not global
+            is_global = False
+        elif F <= global_min.lower_bound + gap_tol:  # as good as any point found, within the certified gap
+            is_global = True
+    levels = {"critical": critical, **{f"BS{k}": v for k, v in bs.items()}, "global": is_global}
+    names = list(levels)
+    attained = [name for name in names if levels[name]]
+    strongest = attained[-1] if attained else "none"
+    nested = all(levels[name] for name in names[:names.index(strongest)]) if attained else True
+    return Classification(F, residual, critical, blocks, bs, global_min, is_global, levels, strongest, nested)

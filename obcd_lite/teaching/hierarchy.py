@@ -1,0 +1,397 @@
+"""Compute behind notebook 05: witnesses for each gap of the optimality hierarchy, censuses of
+solver limits, alpha sweeps of the BS_2 set, and Theorem 4.2 / Lemma 4.4 checked along OBCD runs.
+
+Everything here calls :mod:`obcd_lite.optimality` for the certificates; nothing draws.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..optimality import block_report, classify, eps_bs_measure, global_minimum
+from ..optimality.criticality import residual_details, tangent_part
+from ..optimality.global_search import GlobalMinimum
+from ..penalties import L0, L1, CappedL1, NonNeg, Zero
+from ..problems import QuadraticProblem, nonneg_pca, procrustes, randn_covariance, sparse_pca
+from ..solvers import get_solver
+from ..stiefel import identity_init, polar, random_stiefel
+from ..subproblem import block_data, brute_force_2x2, majorizer_value
+from .critical_points import bs2_points_2x2
+
+#: The BS_2-but-not-critical witness (h = l1, n = 3, r = 2): Procrustes target and weight. Found by
+#: running OBCD (k = 2, cyclic) from random starts on random targets and classifying each limit;
+#: this one is rounded to short decimals.
+WITNESS_T = ((1.5, -1.25), (1.5, 1.35), (0.8, 0.25))
+WITNESS_LAM = 1.35
+PENALTY_NAMES = ("zero", "l1", "l0", "capped_l1", "nonneg")
+
+
+def make_penalty(name: str, lam: float = 0.1, tau: float = 0.2):
+    """The penalty called ``name`` (one of PENALTY_NAMES) with weight lam."""
+    table = {"zero": Zero, "l1": lambda: L1(lam), "l0": lambda: L0(lam),
+             "capped_l1": lambda: CappedL1(lam, tau), "nonneg": NonNeg}
+    if name not in table:
+        raise ValueError(f"penalty must be one of {PENALTY_NAMES}, got {name!r}")
+    return table[name]()
+
+
+def tiny_problem(n: int, penalty: str = "l1", lam: float = 0.1, seed: int = 0):
+    """A tiny problem: sparse PCA on randn data (8 x n) with the named penalty; X >= 0 -> nonneg PCA."""
+    C = randn_covariance(max(8, 2 * n), n, rng=seed)
+    return nonneg_pca(C) if penalty == "nonneg" else sparse_pca(C, make_penalty(penalty, lam))
+
+
+def random_start(problem, n: int, r: int, rng) -> np.ndarray:
+    """A random feasible start: Haar on St(n, r), or distinct unit columns when h(X) = inf there."""
+    rng = np.random.default_rng(rng)
+    X0 = random_stiefel(n, r, rng=rng)
+    return X0 if np.isfinite(problem.h(X0)) else identity_init(n, n)[:, rng.permutation(n)[:r]]
+
+
+# --- the BS_2-not-critical witness ---------------------------------------------------------------
+
+@dataclass
+class Witness:
+    """A point with its certificates: ``brute`` {B: K(I) - brute-force min over O(2)} (independent
+    of the breakpoint search), ``residual`` (Definition 3.4), ``pair_ranges`` {B: [lo, hi]} the
+    values of [G X^T - X G^T]_ij over the G the pair may pick (0 inside: the pair alone is stationary),
+    ``pair_values`` {B: the free-entry value(s) that zero the pair's condition} for the shared entries."""
+
+    problem: object
+    X: np.ndarray
+    brute: dict
+    residual: float
+    pair_ranges: dict
+    pair_values: dict = field(default_factory=dict)
+
+
+def pair_conditions(problem, X) -> tuple[dict, dict]:
+    """For each pair B = (i, j): the range of A_ij = [G X^T - X G^T]_ij over G in grad f + dh
+    restricted to rows i and j, and, for each free entry of those rows, the value that alone
+    zeroes A_ij (others at their least-norm subgradient). A pair's condition holds iff 0 is in range."""
+    grad = problem.grad(X)
+    lo, hi = problem.h.subdifferential(X)
+    fixed = np.where(lo < hi, np.clip(0.0, lo, hi), lo)
+    G0 = grad + fixed
+    ranges, values = {}, {}
+    for i, j in itertools.combinations(range(X.shape[0]), 2):
+        a0 = float(G0[i] @ X[j] - X[i] @ G0[j])
+        low = high = a0
+        solo = {}
+        for row, other, sign in ((i, j, 1.0), (j, i, -1.0)):
+            for col in np.flatnonzero(lo[row] < hi[row]):
+                c = sign * X[other, col]  # d A_ij / d G[row, col]
+                if c == 0:
+                    continue
+                base = fixed[row, col]
+                ends = (c * (lo[row, col] - base), c * (hi[row, col] - base))
+                low, high = low + min(ends), high + max(ends)
+                solo[(row, int(col))] = float(base - a0 / c)
+        ranges[(i, j)] = (low, high)
+        values[(i, j)] = solo
+    return ranges, values
+
+
+def certify_witness(problem, X, alpha: float = 1e-5, grid: int = 40_001) -> Witness:
+    """Both halves, independently: every 2-row block by brute force over O(2) (dense grid, kink
+    angles, Brent refinement), and non-criticality by the least-squares distance."""
+    G = problem.grad(X)
+    brute = {}
+    for B in itertools.combinations(range(X.shape[0]), 2):
+        Qt, P, Z, _ = block_data(problem, X, G, list(B), alpha, "exact")
+        stay = majorizer_value(Qt, P, np.eye(2), Z, problem.h)
+        brute[B] = stay - brute_force_2x2(Qt, P, Z, problem.h, grid=grid).value
+    ranges, values = pair_conditions(problem, X)
+    return Witness(problem, X, brute, residual_details(problem, X).value, ranges, values)
+
+
+def bs2_not_critical_witness(penalty: str = "l1") -> Witness:
+    """The witness of the Theorem 3.8(a) erratum: OBCD's limit on a fixed l1 (or l0) Procrustes problem.
+
+    h = lam ||X||_1 with T = WITNESS_T, lam = WITNESS_LAM, X = the limit of 900 cyclic OBCD steps
+    from random_stiefel(3, 2, rng=1). For "l0" the same target with lam = 0.3.
+    """
+    h = L1(WITNESS_LAM) if penalty == "l1" else L0(0.3) if penalty == "l0" else None
+    if h is None:
+        raise ValueError(f"penalty must be 'l1' or 'l0', got {penalty!r}")
+    problem = procrustes(np.array(WITNESS_T), h)
+    X = get_solver("obcd")(problem, random_stiefel(3, 2, rng=1), working_set="cyclic", max_iter=900).X
+    return certify_witness(problem, X)
+
+
+# --- searches and censuses -------------------------------------------------------------------------
+
+def solver_limits(problem, r: int, solvers: dict, starts: int, rng=0) -> list[tuple[str, np.ndarray]]:
+    """(label, X) for each solver configuration from ``starts`` shared random starts.
+    ``solvers`` maps a label to (registry name, options)."""
+    rng = np.random.default_rng(rng)
+    X0s = [random_start(problem, problem.n, r, rng) for _ in range(starts)]
+    out = []
+    for label, (name, options) in solvers.items():
+        solver = get_solver(name)
+        for s, X0 in enumerate(X0s):
+            try:
+                out.append((label, solver(problem, X0, rng=s, **options).X))
+            except NotImplementedError:
+                break
+    return out
+
+
+def census(problem, r: int, solvers: dict, starts: int = 10, *, alpha: float = 1e-5, rng=0,
+           global_min: GlobalMinimum | None = None, zero_tol: float = 1e-10) -> dict:
+    """Classify every solver limit (one global search shared): {"rows": [...], "counts": {label: {level: count}},
+    "global_min": ...}. Each row: label, F, the levels dict, strongest, nested. Entries with
+    |X_ij| <= zero_tol count as zeros (see ``classify``)."""
+    if global_min is None:
+        global_min = global_minimum(problem, r=r, rng=0)
+    rows = []
+    for label, X in solver_limits(problem, r, solvers, starts, rng):
+        c = classify(problem, X, alpha=alpha, global_min=global_min, zero_tol=zero_tol)
+        rows.append({"solver": label, "F": c.F, "levels": c.levels, "strongest": c.strongest, "nested": c.nested,
+                     "X": X})
+    counts = {}
+    for row in rows:
+        table = counts.setdefault(row["solver"], {"points": 0})
+        table["points"] += 1
+        for level, value in row["levels"].items():
+            table[level] = table.get(level, 0) + bool(value)
+    return {"rows": rows, "counts": counts, "global_min": global_min}
+
+
+def search_gaps(penalty: str, trials: int, *, n: int = 3, r: int = 2, lam: float = 0.5, max_iter: int = 240,
+                alpha: float = 1e-5, rng=0) -> dict:
+    """Run OBCD (k = 2, cyclic, exact Q) on random tiny Procrustes problems with the named penalty
+    (nonneg: nonneg PCA) and test each limit: {"searched": (problems, points), "bs2": how many
+    limits are BS_2, "bs2_not_critical": [(problem, X, residual)], "critical_not_bs2": [...]}."""
+    rng = np.random.default_rng(rng)
+    found = {"searched": (trials, trials), "bs2": 0, "bs2_not_critical": [], "critical_not_bs2": []}
+    for _ in range(trials):
+        if penalty == "nonneg":
+            A = rng.standard_normal((2 * n, n))
+            problem = nonneg_pca(A.T @ A / n)
+        else:
+            problem = procrustes(rng.standard_normal((n, r)), make_penalty(penalty, lam * rng.uniform(0.3, 2.0)))
+        X0 = random_start(problem, n, r, rng)
+        X = get_solver("obcd")(problem, X0, working_set="cyclic", max_iter=max_iter, alpha=alpha).X
+        bs2 = block_report(problem, X, 2, alpha=alpha).stationary
+        residual = residual_details(problem, X).value
+        critical = residual <= 1e-8 * (1.0 + np.linalg.norm(problem.grad(X)))
+        found["bs2"] += bs2
+        if bs2 and not critical:
+            found["bs2_not_critical"].append((problem, X, residual))
+        if critical and not bs2:
+            found["critical_not_bs2"].append((problem, X, residual))
+    return found
+
+
+def eigen_critical_points(C, r: int) -> list[tuple[tuple, np.ndarray]]:
+    """The critical points of -tr(X^T C X) on St(n, r) spanned by eigenvectors (all of them when the
+    eigenvalues are distinct, up to X -> X Q, Q in O(r)): (eigen-indices, X) for each r-subset."""
+    _, U = np.linalg.eigh(C)
+    U = U[:, ::-1]
+    return [(S, U[:, list(S)]) for S in itertools.combinations(range(C.shape[0]), r)]
+
+
+# --- alpha matters ---------------------------------------------------------------------------------
+
+def alpha_sweep_2x2(T, mu: float, alphas) -> list[int]:
+    """How many critical points of ||V - T||^2 + mu ||V||_1 on O(2) are BS_2, for each alpha."""
+    return [len(bs2_points_2x2(T, mu, alpha)) for alpha in alphas]
+
+
+def alpha_sweep_points(problem, points, alphas, Q: str = "exact") -> np.ndarray:
+    """BS_2 verdict (rows: points, columns: alphas) for each candidate point."""
+    return np.array([[block_report(problem, X, 2, alpha=a, Q=Q).stationary for a in alphas] for X in points])
+
+
+# --- theory along OBCD runs -------------------------------------------------------------------------
+
+def theory_run(problem, X0, *, k: int = 2, alpha: float = 1.0, max_iter: int = 300, rng=0,
+               checkpoints: int = 12, F_lower: float | None = None) -> dict:
+    """One OBCD run (random working sets) with Theorem 4.2 checked along it.
+
+    Returns per-step arrays ``decrease`` = F(X^t) - F(X^{t+1}), ``v_term`` = alpha/2 ||V - I||_F^2 and
+    ``x_term`` = alpha/2 ||X^{t+1} - X^t||_F^2 (Theorem 4.2(a): x_term <= v_term <= decrease), and at
+    ``checkpoints`` log-spaced iterations T the eps-BS_k measure (Definition 4.1), its running
+    minimum and the bound c~/(T + 1), c~ = 2 (F(X^0) - F_inf)/alpha (Theorem 4.2(b)), F_inf replaced by
+    ``F_lower`` (a valid lower bound; default: the certified global lower bound for n <= 5).
+    """
+    Q = "exact" if k == 2 else "scalar"
+    steps = {"decrease": [], "v_term": [], "x_term": []}
+    iterates = {0: np.array(X0, dtype=float)}
+    marks = sorted(set(np.unique(np.geomspace(1, max_iter, checkpoints).astype(int)).tolist()))
+    previous = [np.array(X0, dtype=float)]
+
+    def record(step):
+        X = np.array(step.X)
+        steps["decrease"].append(step.F_before - step.F)
+        steps["v_term"].append(0.5 * alpha * float(np.sum((step.V - np.eye(k)) ** 2)))
+        steps["x_term"].append(0.5 * alpha * float(np.sum((X - previous[0]) ** 2)))
+        previous[0] = X
+        if step.iteration in marks:
+            iterates[step.iteration] = X
+
+    get_solver("obcd")(problem, X0, k=k, alpha=alpha, Q=Q, max_iter=max_iter, rng=rng, callback=record,
+                       log_every=max_iter)
+    if F_lower is None:
+        F_lower = global_minimum(problem, r=X0.shape[1], rng=0).lower_bound
+    c_tilde = 2.0 * (problem.F(X0) - F_lower) / alpha
+    its = sorted(iterates)
+    measure = [eps_bs_measure(problem, iterates[t], k, alpha=alpha, Q=Q) for t in its]
+    out = {name: np.array(v) for name, v in steps.items()}
+    out.update(iterations=np.array(its), measure=np.array(measure), running_min=np.minimum.accumulate(measure),
+               bound=c_tilde / (np.array(its) + 1.0), c_tilde=c_tilde, alpha=alpha, k=k)
+    return out
+
+
+def gamma_check(n: int, k: int, rng=0) -> dict:
+    """Lemma 4.4's gamma = C(n, k)/C(n-2, k-2) = n(n-1)/(k(k-1)): for a skew A,
+    gamma * mean_B ||A_BB||_F^2 = ||A||_F^2 (each pair lies in C(n-2, k-2) of the C(n, k) blocks)."""
+    rng = np.random.default_rng(rng)
+    M = rng.standard_normal((n, n))
+    A = M - M.T
+    blocks = list(itertools.combinations(range(n), k))
+    mean = float(np.mean([np.sum(A[np.ix_(B, B)] ** 2) for B in blocks]))
+    gamma = math.comb(n, k) / math.comb(n - 2, k - 2)
+    return {"gamma": gamma, "closed_form": n * (n - 1) / (k * (k - 1)), "gamma_times_mean": gamma * mean,
+            "norm_sq": float(np.sum(A * A)), "blocks": len(blocks)}
+
+
+def block_residuals(problem, X) -> dict:
+    """dist(0, d_M K(I; X, B)) for every pair B (the quantity of Lemma 4.4(b)): sqrt(2) times the
+    distance of 0 to the pair's range of [G X^T - X G^T]_ij (two skew entries)."""
+    ranges, _ = pair_conditions(problem, X)
+    return {B: math.sqrt(2.0) * max(0.0, lo, -hi) for B, (lo, hi) in ranges.items()}
+
+
+def lemma44_check(problem, X) -> dict:
+    """Both sides of Lemma 4.4(b) at X for k = 2: dist^2(0, d_M F(X)) and gamma * mean_B dist^2(0, d_M K(I; X, B))."""
+    n = X.shape[0]
+    per_block = block_residuals(problem, X)
+    gamma = math.comb(n, 2)
+    lhs = residual_details(problem, X).value ** 2
+    rhs = gamma * float(np.mean([d * d for d in per_block.values()]))
+    return {"lhs": lhs, "rhs": rhs, "holds": lhs <= rhs + 1e-12, "per_block": per_block}
+
+
+
+
+def two_pair_descent(witness: Witness, thetas, entry=(2, 1), pairs=((0, 2), (1, 2))) -> dict:
+    """F - F(X) along curves through the witness: each pair's rotation alone (both go up: BS_2),
+    the two rotations together with the second angle chosen to keep X[entry] = 0 (goes down), and
+    the polar retraction of X - t R with R the least-norm element of d_M F(X) (goes down: not critical)."""
+    problem, X = witness.problem, witness.X
+    F0 = problem.F(X)
+    (i, k), (j, l) = pairs
+    row, col = entry
+
+    def rotated(Y, B, theta):
+        Y = Y.copy()
+        c, s = np.cos(theta), np.sin(theta)
+        Y[list(B)] = np.array([[c, s], [-s, c]]) @ Y[list(B)]
+        return Y
+
+    out = {"theta": np.asarray(thetas, dtype=float), f"pair {pairs[0]}": [], f"pair {pairs[1]}": [],
+           "both pairs": [], "polar(X - t R)": []}
+    R = tangent_part(X, residual_details(problem, X).G)
+    for t in out["theta"]:
+        out[f"pair {pairs[0]}"].append(problem.F(rotated(X, pairs[0], t)) - F0)
+        out[f"pair {pairs[1]}"].append(problem.F(rotated(X, pairs[1], t)) - F0)
+        Y = rotated(X, pairs[0], t)
+        Z = rotated(Y, pairs[1], np.arctan2(Y[row, col], Y[j if j != row else l, col]))
+        Z[row, col] = 0.0 if abs(Z[row, col]) < 1e-15 else Z[row, col]
+        out["both pairs"].append(problem.F(Z) - F0)
+        out["polar(X - t R)"].append(problem.F(polar(X - abs(t) * R)) - F0)
+    return {key: np.asarray(value) for key, value in out.items()}
+
+
+
+
+# --- the explorer's compute --------------------------------------------------------------------------
+
+#: Global searches are run by the explorer only up to this many angles (a few seconds at most).
+EXPLORER_MAX_ANGLES = 3
+
+
+@dataclass
+class Exploration:
+    """A solver's output and its certificates (what the explorer of notebook 05 shows)."""
+
+    solver: str
+    result: object
+    classification: object
+
+    def summary(self) -> str:
+        r = self.result
+        return (f"{self.solver}: {r.iterations} iterations, stop: {r.stop_reason}\n"
+                + self.classification.summary())
+
+
+def explore(n: int = 4, r: int = 1, penalty: str = "l1", lam: float = 0.1, k: int = 2, alpha: float = 1e-5,
+            seed: int = 0, solver: str = "obcd", max_iter: int = 400) -> Exploration:
+    """Run ``solver`` (OBCD with block size k, or any registered solver) from a random start on a tiny
+    problem and classify its output (global search when the angle space is small)."""
+    if not (isinstance(r, (int, np.integer)) and 1 <= r <= n):
+        raise ValueError(f"r must be an integer with 1 <= r <= n = {n}, got r = {r!r}")
+    problem = tiny_problem(n, penalty, lam, seed)
+    X0 = random_start(problem, n, r, seed)
+    options = {"k": k, "alpha": alpha, "working_set": "cyclic"} if solver == "obcd" else {}
+    result = get_solver(solver)(problem, X0, max_iter=max_iter, rng=seed, **options)
+    angles = n * r - r * (r + 1) // 2
+    c = classify(problem, result.X, alpha=alpha, global_search=angles <= EXPLORER_MAX_ANGLES)
+    label = f"obcd (k = {k})" if solver == "obcd" else solver
+    return Exploration(label, result, c)
+
+
+
+
+def three_row_descent(witness: Witness, theta: float = 0.01, alpha: float = 1e-5) -> dict:
+    """A V in O(3) on rows (0, 1, 2) with K(V; X, B) < K(I; X, B) (exact Q): the two rotations of
+    ``two_pair_descent`` as one 3 x 3 factor, so the BS_2 witness is not BS_3. Returns V, K(V) - K(I)
+    and F(V X) - F(X)."""
+    problem, X = witness.problem, witness.X
+    B = [0, 1, 2]
+    c, s = np.cos(theta), np.sin(theta)
+    V1 = np.eye(3)
+    V1[np.ix_([0, 2], [0, 2])] = [[c, s], [-s, c]]
+    Y = V1 @ X[B]
+    t = np.arctan2(Y[2, 1], Y[1, 1])
+    V2 = np.eye(3)
+    V2[np.ix_([1, 2], [1, 2])] = [[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]]
+    V = V2 @ V1
+    Qt, P, Z, _ = block_data(problem, X, problem.grad(X), B, alpha, "exact")
+    VZ = V @ Z
+    VZ[np.abs(VZ) < 1e-15] = 0.0  # the entry the second rotation zeroes, exactly
+    change = majorizer_value(Qt, P, V, VZ, problem.h) - majorizer_value(Qt, P, np.eye(3), Z, problem.h)
+    Xn = X.copy()
+    Xn[B] = VZ
+    return {"V": V, "K_change": change, "F_change": problem.F(Xn) - problem.F(X)}
+
+
+def scalar_q_search(trials: int = 60, n: int = 4, rng=0) -> dict:
+    """Theorem 3.8(c) with the scalar Q of eq. (10): classify every eigenvector of random symmetric
+    4 x 4 C (h = 0, r = 1; all are critical) at k = 2..n and count the patterns
+    (BS2, BS3, ..., BSn). Returns {"patterns": {pattern: count}, "witness": (problem, X) BS3 not BS2}."""
+    rng = np.random.default_rng(rng)
+    patterns, witness = {}, None
+    for _ in range(trials):
+        A = rng.standard_normal((n, n))
+        problem = QuadraticProblem((A + A.T) / 2)
+        _, U = np.linalg.eigh(problem.C)
+        for i in range(n):
+            c = classify(problem, U[:, [i]], Q="scalar", global_search=False)
+            key = tuple(c.bs[k] for k in range(2, n + 1))
+            patterns[key] = patterns.get(key, 0) + 1
+            if witness is None and c.bs[3] and not c.bs[2]:
+                witness = (problem, U[:, [i]])
+    return {"patterns": patterns, "witness": witness, "searched": trials * n}
+
+
+__all__ = ["WITNESS_T", "WITNESS_LAM", "Witness", "alpha_sweep_2x2", "alpha_sweep_points", "block_residuals",
+           "bs2_not_critical_witness", "census", "certify_witness", "eigen_critical_points", "gamma_check",
+           "lemma44_check", "make_penalty", "pair_conditions", "random_start", "search_gaps", "solver_limits",
+           "theory_run", "tiny_problem", "two_pair_descent", "Exploration", "explore",
+           "three_row_descent", "scalar_q_search"]

@@ -1,0 +1,156 @@
+"""Figures for notebook 05: the nested sets with counts, a point's certificates, the witness,
+alpha sweeps and the convergence theory along a run.
+
+Pure drawing: every number comes from :mod:`obcd_lite.optimality` or
+:mod:`obcd_lite.teaching.hierarchy`.
+"""
+from __future__ import annotations
+
+import itertools
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.patches import FancyBboxPatch
+
+from .style import SOLVER_COLORS, apply_style
+
+apply_style()
+LEVEL_COLORS = {"critical": "#dde8f5", "BS2": "#b7d0ea", "BS3": "#8fb5dd", "BS4": "#6a9bcf", "global": "#f3c67a"}
+
+
+def nested_sets_figure(counts: dict, title: str = "", figsize=(10, 4.2)):
+    """Nested boxes critical ⊇ BS2 ⊇ BS3 ⊇ ... ⊇ global for each solver label, with counts; points in
+    BS2 but not critical (the erratum) drawn in a red box outside "critical".
+
+    ``counts``: {label: {"points": m, "critical": c, "BS2": b2, ..., "global": g, "BS2_not_critical": x}}.
+    """
+    labels = list(counts)
+    fig, axes = plt.subplots(1, len(labels), figsize=figsize, squeeze=False)
+    for ax, label in zip(axes[0], labels):
+        table = counts[label]
+        levels = [name for name in table if name not in ("points", "BS2_not_critical")]
+        ax.add_patch(FancyBboxPatch((0.02, 0.02), 0.96, 0.9, boxstyle="round,pad=0.01", fc="white", ec="0.4"))
+        ax.text(0.05, 0.87, f"all limits: {table['points']}", fontsize=9, va="top")
+        for depth, name in enumerate(levels):
+            inset = 0.08 + 0.09 * depth
+            width = 0.66 - 0.09 * depth
+            ax.add_patch(FancyBboxPatch((inset, inset - 0.02), width, 0.84 - 2 * inset + 0.04,
+                                        boxstyle="round,pad=0.01", fc=LEVEL_COLORS.get(name, "#cccccc"), ec="0.3"))
+            ax.text(inset + 0.02, 0.84 - inset, f"{name}: {table.get(name, 0)}", fontsize=9, va="top")
+        extra = table.get("BS2_not_critical", 0)
+        ax.add_patch(FancyBboxPatch((0.76, 0.1), 0.2, 0.3, boxstyle="round,pad=0.01", fc="#f6c0c0", ec="tab:red"))
+        ax.text(0.86, 0.25, f"BS2 but\nnot critical:\n{extra}", ha="center", va="center", fontsize=8.5)
+        ax.set_title(label, color=SOLVER_COLORS.get(label.split()[0].lower(), "black"))
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.axis("off")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def certificate_figure(classification, figsize=(10, 3.6)):
+    """Left: each level with its verdict and certificate; right: the pair gaps K(I) - min K (k = 2)."""
+    c = classification
+    fig, (ax_levels, ax_gaps) = plt.subplots(1, 2, figsize=figsize, gridspec_kw={"width_ratios": [1.3, 1]})
+    names = list(c.levels)
+    notes = {"critical": f"dist(0, ∂_M F) = {c.residual.value:.2e}"}
+    for k, rep in c.blocks.items():
+        notes[f"BS{k}"] = f"largest gap {rep.largest_gap:.2e} ({rep.failing}/{len(rep.gaps)} fail)"
+    if c.global_min is not None:
+        notes["global"] = f"F = {c.F:.4f}, min F ∈ [{c.global_min.lower_bound:.4f}, {c.global_min.value:.4f}]"
+    else:
+        notes["global"] = "not searched (n > 5)"
+    for row, name in enumerate(names):
+        value = c.levels[name]
+        color = {True: "tab:green", False: "tab:red", None: "0.6"}[value]
+        mark = {True: "yes", False: "no", None: "?"}[value]
+        y = len(names) - 1 - row
+        ax_levels.barh(y, 1, color=color, alpha=0.25)
+        ax_levels.text(0.02, y, f"{name}: {mark}", va="center", fontsize=10, weight="bold")
+        ax_levels.text(0.3, y, notes.get(name, ""), va="center", fontsize=9)
+    ax_levels.set_xlim(0, 1)
+    ax_levels.set_yticks([])
+    ax_levels.set_xticks([])
+    ax_levels.set_title(f"strongest level: {c.strongest}" + ("" if c.nested else " (not nested!)"))
+    rep = c.blocks[min(c.blocks)]
+    n = 1 + max(max(B) for B in rep.gaps)
+    M = np.full((n, n), np.nan)
+    for B, gap in rep.gaps.items():
+        i, j = B[0], B[-1]
+        M[i, j] = M[j, i] = max(gap, 1e-16)
+    image = ax_gaps.imshow(np.log10(M), cmap="viridis", vmin=-16, vmax=max(0.0, float(np.nanmax(np.log10(M)))))
+    fig.colorbar(image, ax=ax_gaps, label="log10 gap")
+    ax_gaps.set_title(f"k = {rep.k} block gaps (pairs i, j)")
+    ax_gaps.set_xticks(range(n))
+    ax_gaps.set_yticks(range(n))
+    ax_gaps.set_xlabel("row j")
+    ax_gaps.set_ylabel("row i")
+    fig.tight_layout()
+    return fig
+
+
+def witness_figure(witness, curves: dict, figsize=(10, 3.8)):
+    """Left: for each pair, the value the shared free subgradient entry must take to make that pair
+    stationary, against the interval dh allows. Right: F - F(X) along the curves of ``two_pair_descent``."""
+    fig, (ax_pairs, ax_curves) = plt.subplots(1, 2, figsize=figsize)
+    lo, hi = witness.problem.h.subdifferential(witness.X)
+    row = 0
+    for B, values in witness.pair_values.items():
+        for entry, value in values.items():
+            ax_pairs.plot([lo[entry], hi[entry]], [row, row], color="0.6", lw=6, solid_capstyle="butt")
+            ax_pairs.plot(value, row, "o", color="tab:red", ms=8)
+            ax_pairs.text(hi[entry], row + 0.2, f"pair {B}: needs {value:+.3f}", ha="right", fontsize=9)
+            row += 1
+    ax_pairs.set_ylim(-0.6, row)
+    ax_pairs.set_yticks([])
+    ax_pairs.set_xlabel("subgradient entry of h at the zero X[2, 1] (grey: allowed)")
+    ax_pairs.set_title("each pair alone is stationary, not with one G")
+    theta = curves["theta"]
+    for key, value in curves.items():
+        if key != "theta":
+            ax_curves.plot(theta, value, label=key, lw=2)
+    ax_curves.axhline(0, color="0.5", lw=0.8)
+    ax_curves.set_xlabel("angle θ (or step t)")
+    ax_curves.set_ylabel("F − F(X)")
+    ax_curves.legend(fontsize=8)
+    ax_curves.set_title("one pair at a time goes up; two together go down")
+    fig.tight_layout()
+    return fig
+
+
+def alpha_figure(alphas, series: dict, figsize=(10, 3.4)):
+    """How many candidate points are BS2, for each alpha (log axis); one line per example."""
+    fig, ax = plt.subplots(figsize=figsize)
+    for (label, counts), marker in zip(series.items(), itertools.cycle("osD^v")):
+        ax.semilogx(alphas, counts, marker=marker, label=label)
+    ax.set_xlabel("α (proximal parameter of eq. (11))")
+    ax.set_ylabel("number of BS2 points")
+    ax.legend(fontsize=9)
+    ax.set_title("the BS2 set grows with α")
+    fig.tight_layout()
+    return fig
+
+
+def theory_figure(run: dict, figsize=(10, 3.6)):
+    """Left: Theorem 4.2(a) step by step, x_term <= v_term <= decrease. Right: the eps-BS measure,
+    its running minimum and the bound c~/(T + 1) of Theorem 4.2(b)."""
+    fig, (ax_a, ax_b) = plt.subplots(1, 2, figsize=figsize)
+    steps = np.arange(1, len(run["decrease"]) + 1)
+    floor = 1e-18
+    ax_a.semilogy(steps, np.maximum(run["decrease"], floor), ".", ms=3, label="F(Xᵗ) − F(Xᵗ⁺¹)")
+    ax_a.semilogy(steps, np.maximum(run["v_term"], floor), ".", ms=3, label="α/2 ‖V̄ − I‖²")
+    ax_a.semilogy(steps, np.maximum(run["x_term"], floor), ".", ms=2, label="α/2 ‖Xᵗ⁺¹ − Xᵗ‖²")
+    ax_a.set_xlabel("iteration t")
+    ax_a.set_title("Theorem 4.2(a): sufficient decrease")
+    ax_a.legend(fontsize=8)
+    its = run["iterations"]
+    ax_b.loglog(its + 1, np.maximum(run["measure"], floor), "o-", label="ε-BS measure at Xᵀ")
+    ax_b.loglog(its + 1, np.maximum(run["running_min"], floor), "s--", label="min over t ≤ T")
+    ax_b.loglog(its + 1, run["bound"], "k-", label="c̃/(T+1)")
+    ax_b.set_xlabel("T + 1")
+    ax_b.set_title(f"Theorem 4.2(b), k = {run['k']}, α = {run['alpha']:g}")
+    ax_b.legend(fontsize=8)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,123 @@
+"""classify on constructed cases, and the Theorem 3.8(a) erratum: a BS_2 point that is not critical (l1, l0),
+certified twice independently; (a) holds for h = 0 and X >= 0 on every limit searched."""
+import numpy as np
+import pytest
+
+from obcd_lite import L1, classify, obcd, procrustes, random_stiefel, randn_covariance, sparse_pca
+from obcd_lite.optimality import block_report
+from obcd_lite.subproblem import block_data, majorizer_value, solve_2x2_full
+from obcd_lite.teaching.critical_points import critical_points_2x2
+from obcd_lite.teaching.hierarchy import (bs2_not_critical_witness, gamma_check, lemma44_check, search_gaps)
+
+PAPER_A = np.array([[1.0, 0.0], [-1.0, -1.0]])  # Remark 2.5: the minimizer over O(2) is a reflection
+
+
+def pca(n=3, seed=0):
+    C = randn_covariance(8, n, rng=seed)
+    _, U = np.linalg.eigh(C)
+    return sparse_pca(C), U[:, ::-1]
+
+
+def test_certified_global_optimum():
+    problem, U = pca()
+    c = classify(problem, U[:, :1])
+    assert c.levels == {"critical": True, "BS2": True, "BS3": True, "global": True}
+    assert c.strongest == "global" and c.nested and c.global_min.certified
+    assert "strongest level: global" in c.summary()
+
+
+def test_saddle_is_critical_only():
+    problem, U = pca()
+    c = classify(problem, U[:, 1:2], Q="exact")
+    assert c.critical and not c.bs[2] and c.is_global is False
+    assert c.strongest == "critical" and c.nested
+    assert c.blocks[2].largest_gap > 1e-3
+
+
+def test_fixed_by_rotations_not_by_reflections():
+    """The best rotation for ||V - A||^2 (n = r = 2) is critical and no rotation improves it, but a
+    reflection does: not BS_2 (with rot and ref), and the block minimizer has det = -1."""
+    problem = procrustes(PAPER_A)
+    best_rotation = min((p for p in critical_points_2x2(PAPER_A) if p.branch == "rot"), key=lambda p: p.value)
+    X = best_rotation.V
+    c = classify(problem, X, Q="exact")
+    assert c.critical and not c.bs[2] and c.is_global is False
+    assert np.linalg.det(c.blocks[2].minimizers[(0, 1)]) == pytest.approx(-1.0)
+    Qt, P, Z, _ = block_data(problem, X, problem.grad(X), [0, 1], 1e-5, "exact")
+    rotations_only = solve_2x2_full(Qt, P, Z, problem.h, branches="rot")
+    assert majorizer_value(Qt, P, np.eye(2), Z, problem.h) - rotations_only.value < 1e-12
+
+
+@pytest.mark.parametrize("penalty", ["l1", "l0"])
+def test_bs2_point_that_is_not_critical(penalty):
+    """Theorem 3.8(a) fails: every 2-row block has V = I as a global minimizer of K (brute force over
+    O(2), independent of the breakpoint search) and dist(0, d_M F(X)) > 0 (least squares)."""
+    w = bs2_not_critical_witness(penalty)
+    assert w.X.shape == (3, 2) and np.allclose(w.X.T @ w.X, np.eye(2), atol=1e-14)
+    assert max(w.brute.values()) < 1e-12
+    assert w.residual > 0.1
+    # each pair alone can be made stationary; the shared free entry (row 3, column 2) needs two values
+    assert all(lo <= 1e-10 and hi >= -1e-10 for lo, hi in w.pair_ranges.values())
+    need = [values[(2, 1)] for values in w.pair_values.values() if (2, 1) in values]
+    assert len(need) == 2 and abs(need[0] - need[1]) > 0.3
+    c = classify(w.problem, w.X, global_search=False)
+    assert c.bs[2] and not c.critical and not c.nested and c.strongest == "BS2"
+    assert not lemma44_check(w.problem, w.X)["holds"]  # Lemma 4.4(b) fails at the same point
+
+
+@pytest.mark.parametrize("penalty", ["zero", "nonneg"])
+def test_bs2_implies_critical_on_every_limit_searched(penalty):
+    found = search_gaps(penalty, 6, rng=1)
+    assert found["bs2"] >= 3
+    assert found["bs2_not_critical"] == []
+
+
+def test_gamma_counts_the_blocks_through_a_pair():
+    for n, k in [(5, 2), (6, 3), (7, 4)]:
+        g = gamma_check(n, k)
+        assert g["gamma"] == g["closed_form"]
+        assert g["gamma_times_mean"] == pytest.approx(g["norm_sq"], rel=1e-12)
+
+
+def test_sampled_classification_for_large_n():
+    C = randn_covariance(40, 20, rng=0)
+    problem = sparse_pca(C)
+    _, U = np.linalg.eigh(C)
+    c = classify(problem, U[:, -2:], sample=30, rng=0, Q="exact")
+    assert c.global_min is None and c.is_global is None
+    assert c.blocks[2].sampled and len(c.blocks[2].gaps) == 30 and c.bs[2]
+
+
+def test_bad_input():
+    problem, U = pca()
+    with pytest.raises(ValueError, match="X is not on the Stiefel manifold"):
+        classify(problem, 2 * U[:, :1])
+    with pytest.raises(ValueError, match="k must be an integer with 2 <= k <= n = 3, got k = 4"):
+        classify(problem, U[:, :1], ks=(2, 4))
+    with pytest.raises(ValueError, match="X has 2 rows but C is 3 x 3"):
+        classify(problem, np.eye(2, 1))
+    with pytest.raises(ValueError, match=r"k = 3 > 2 needs h = Zero\(\) and Q = 'scalar'"):
+        classify(problem, U[:, :1], Q="exact", ks=(2, 3))
+    with pytest.raises(ValueError, match="k must be an integer"):
+        block_report(problem, U[:, :1], True)
+
+
+def test_zero_tol_counts_rounding_zeros_as_zeros():
+    """An l1 limit with exact zeros is critical; blurred by 1e-17 it is not (dh is an interval only at
+    an exact zero), unless zero_tol snaps it back."""
+    problem = sparse_pca(randn_covariance(8, 3, rng=4), L1(0.3))
+    X = obcd(problem, random_stiefel(3, 1, rng=0), working_set="cyclic", max_iter=300).X
+    assert np.any(X == 0) and classify(problem, X, global_search=False).critical
+    Y = np.where(X == 0, 1e-17, X)
+    assert not classify(problem, Y, global_search=False).critical
+    assert classify(problem, Y, global_search=False, zero_tol=1e-12).critical
+
+
+def test_not_global_when_a_better_point_is_known():
+    problem, U = pca()
+    best = classify(problem, U[:, :1]).global_min
+    # a point within the certified gap of the minimum, but above the best value found: not global
+    theta = 1e-2
+    X = np.cos(theta) * U[:, :1] + np.sin(theta) * U[:, 1:2]
+    c = classify(problem, X, global_min=best, Q="exact")
+    assert problem.F(X) - best.value < best.gap and c.is_global is False

@@ -1,0 +1,52 @@
+"""teaching.hierarchy: the searches and theory checks notebook 05 shows, at small sizes."""
+import numpy as np
+
+from obcd_lite import randn_covariance, sparse_pca
+from obcd_lite.teaching.hierarchy import (alpha_sweep_2x2, alpha_sweep_points, bs2_not_critical_witness,
+                                          census, eigen_critical_points, scalar_q_search, theory_run,
+                                          three_row_descent, two_pair_descent)
+
+
+def test_bs2_set_only_grows_with_alpha():
+    alphas = np.logspace(-5, 2, 8)
+    C = randn_covariance(8, 4, rng=0)
+    points = [s * X for _, X in eigen_critical_points(C, 1) for s in (1, -1)]
+    table = alpha_sweep_points(sparse_pca(C), points, alphas)
+    assert np.all(table[:, 1:] >= table[:, :-1])  # once BS_2, BS_2 for every larger alpha
+    assert table[:, 0].sum() == 2 and table[:, -1].sum() == 8
+    counts = alpha_sweep_2x2(np.array([[1.0, 0.0], [1.0, 2.0]]), 5.0, alphas)
+    assert counts[0] == 1 and counts[-1] == 16 and counts == sorted(counts)
+
+
+def test_scalar_q_breaks_theorem_38c():
+    found = scalar_q_search(10, rng=0)
+    assert found["witness"] is not None
+    assert any(not p[0] and p[1] for p in found["patterns"])  # BS_3 but not BS_2
+
+
+def test_witness_descends_with_two_pairs_and_three_rows():
+    w = bs2_not_critical_witness()
+    curves = two_pair_descent(w, np.array([-0.01, 0.01]))
+    assert np.all(curves["pair (0, 2)"] > 0) and np.all(curves["pair (1, 2)"] > 0)
+    assert curves["both pairs"][1] < 0 and np.all(curves["polar(X - t R)"] < 0)
+    d3 = three_row_descent(w, 0.01)
+    assert d3["K_change"] < -1e-3
+    assert np.allclose(d3["V"] @ d3["V"].T, np.eye(3), atol=1e-14)
+
+
+def test_theorem_42_along_a_run():
+    C = randn_covariance(12, 5, rng=1)
+    problem = sparse_pca(C)
+    F_lower = -np.sort(np.linalg.eigvalsh(C))[-2:].sum()
+    X0 = np.linalg.qr(np.random.default_rng(0).standard_normal((5, 2)))[0]
+    run = theory_run(problem, X0, k=2, alpha=1.0, max_iter=80, rng=0, F_lower=F_lower, checkpoints=5)
+    assert np.all(run["v_term"] <= run["decrease"] + 1e-12)
+    assert np.all(run["x_term"] <= run["v_term"] + 1e-12)
+    assert run["running_min"][-1] <= run["bound"][-1]
+
+
+def test_census_counts():
+    C = randn_covariance(8, 3, rng=2)
+    result = census(sparse_pca(C), 1, {"obcd k=2": ("obcd", {"max_iter": 60, "working_set": "cyclic"})}, starts=3)
+    counts = result["counts"]["obcd k=2"]
+    assert counts["points"] == 3 and counts["global"] == 3 and result["global_min"].certified
