@@ -1,6 +1,6 @@
 """Optimality tests along the paper's hierarchy: critical ⊇ BS_2 ⊇ BS_3 ⊇ ... ⊇ global (Theorem 3.8).
 
-A point X is a block-k stationary point (BS_k, Definition 3.7) when, for every working set B of
+A point X is a block-k stationary point (BS_k, Definition 3.6) when, for every working set B of
 size k, V = I_k is a global minimizer of the majorizer K(V; X, B) of eq. (11). The test solves
 each block subproblem globally (the breakpoint search for k = 2; the SVD of Lemma 2.3(b) for
 k > 2, h = 0, scalar Q) and reports the gap K(I; X, B) - min_V K(V; X, B) >= 0.
@@ -49,7 +49,7 @@ def block_gaps(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact")
 
 def is_block_stationary(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact",
                         tol: float = 1e-10) -> bool:
-    """Whether X is a BS_k point: every block gap <= tol (1 + |F(X)|) (Definition 3.7)."""
+    """Whether X is a BS_k point: every block gap <= tol (1 + |F(X)|) (Definition 3.6)."""
     tol = check_nonnegative(tol, "tol")
     gaps = block_gaps(problem, X, k, alpha=alpha, Q=Q)
     return max(gaps.values()) <= tol * (1.0 + abs(problem.F(np.asarray(X, dtype=float))))

@@ -1,10 +1,10 @@
 """Every critical point and every BS_2-point of a 2x2 Procrustes problem over O(2).
 
-The problem is the one of Remark 2.5 and Appendix C.1 (``sect:additional:two:example``):
+The problem is the one of Remark 2.6 and Appendix C.1 (``sect:additional:two:example``):
 
     min_{V in O(2)}  F(V) = ||V - T||_F^2 + mu ||V||_1 .
 
-By Lemma 2.4 every V in O(2) is ``rot(theta)`` (det = +1) or ``ref(theta)`` (det = -1).
+By Lemma 2.5 every V in O(2) is ``rot(theta)`` (det = +1) or ``ref(theta)`` (det = -1).
 Since ||V||_F^2 = 2 on O(2) and every entry of V is +-cos or +-sin,
 
     F(rot(theta)) = 2 + ||T||^2 - 2 (p c + q s) + 2 mu (|c| + |s|),  p = T11 + T22, q = T12 - T21,
@@ -85,7 +85,7 @@ def landscape_2x2(T: ArrayLike, mu: float = 0.0, thetas: ArrayLike | None = None
 
 
 def critical_points_2x2(T: ArrayLike, mu: float = 0.0) -> list[CriticalPoint]:
-    """Every critical point over O(2) of F(V) = ||V - T||_F^2 + mu ||V||_1 (Remark 2.5).
+    """Every critical point over O(2) of F(V) = ||V - T||_F^2 + mu ||V||_1 (Remark 2.6).
 
     Parameters
     ----------

@@ -1,8 +1,8 @@
 """The pure compute behind notebook 01's explorer: one :class:`Snapshot` per setting of the sliders.
 
 :func:`compute` maps the slider values (target T, l1 weight mu, proximal parameter alpha, start
-point) to the landscape of F over O(2), its critical points (Definition 3.5), its BS_2-points
-(Definition 3.7) and the runs of the Cayley method and of OBCD (k = 2) from the start.
+point) to the landscape of F over O(2), its critical points (Definition 3.4), its BS_2-points
+(Definition 3.6) and the runs of the Cayley method and of OBCD (k = 2) from the start.
 Drawing is :func:`obcd_lite.viz.o2.snapshot_figure`; the wiring is :mod:`obcd_lite.widgets.o2`.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..stiefel import angle_of, branch_matrix
 from ..validation import as_matrix, check_nonnegative
 from .critical_points import CriticalPoint, bs2_points_2x2, critical_points_2x2, landscape_2x2, objective_2x2
 
-#: The paper's first example (Remark 2.5): the explorer starts here.
+#: The paper's first example (Remark 2.6): the explorer starts here.
 DEFAULT_TARGET = ((1.0, 0.0), (-1.0, -1.0))
 #: The proximal parameter of eq. (11) used when none is given (small: K is then F plus a tiny term).
 DEFAULT_ALPHA = 1e-5
@@ -54,7 +54,7 @@ class Snapshot:
 
 
 def trajectory_of(path, T: np.ndarray, mu: float) -> Trajectory:
-    """(branch, theta, F) of each 2x2 iterate in ``path`` (angle_of from Lemma 2.4)."""
+    """(branch, theta, F) of each 2x2 iterate in ``path`` (angle_of from Lemma 2.5)."""
     angles = [angle_of(X) for X in path]
     return Trajectory(tuple(b for b, _ in angles), np.array([t for _, t in angles]),
                       np.array([objective_2x2(X, T, mu) for X in path]))

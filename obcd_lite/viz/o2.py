@@ -19,7 +19,7 @@ KIND_MARKERS = {"min": "v", "max": "^", "other": "D", "flat": "s"}
 
 
 def two_circles_figure(angles: Sequence[float] = (0.0, np.pi / 3, np.pi), figsize=(8.5, 4.0)):
-    """O(2) = two disjoint circles (Lemma 2.4), and det along a straight path between them.
+    """O(2) = two disjoint circles (Lemma 2.5), and det along a straight path between them.
 
     Left: each V in O(2) is drawn by its second column (sin, cos), the same for rot(θ) and
     ref(θ); the two circles are drawn side by side because they are different components.

@@ -1,4 +1,4 @@
-"""Critical points and BS_2-points over O(2) (Remark 2.5, Appendix C.1, Definitions 3.4 and 3.6).
+"""Critical points and BS_2-points over O(2) (Remark 2.6, Appendix C.1, Definitions 3.4 and 3.6).
 
 The reference used here is independent of obcd_lite.teaching.critical_points: F is evaluated entrywise
 on a dense grid of each circle and discrete local extrema are read off; criticality is tested in
@@ -28,7 +28,7 @@ SPACING = 2 * np.pi / GRID
 
 
 def dense_circle(branch: str, n: int = GRID):
-    """(thetas, matrices of shape (n, 2, 2)) written out entry by entry from Lemma 2.4."""
+    """(thetas, matrices of shape (n, 2, 2)) written out entry by entry from Lemma 2.5."""
     t = np.arange(n) * 2 * np.pi / n
     c, s = np.cos(t), np.sin(t)
     if branch == "rot":
@@ -152,7 +152,7 @@ def test_unique_bs2_point_is_the_dense_global_minimum(T, mu, branch, value):
 
 
 def test_second_example_global_minimum_is_a_rotation():
-    """Remark 2.5 says reflections give the lower value; for F_2 the rotation I wins (12 < 16)."""
+    """Remark 2.6 says reflections give the lower value; for F_2 the rotation I wins (12 < 16)."""
     land = landscape_2x2(B, 5.0, np.arange(GRID) * SPACING)
     assert land["rot"].min() == pytest.approx(12.0) and land["ref"].min() == pytest.approx(16.0)
 
