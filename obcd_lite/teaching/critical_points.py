@@ -173,14 +173,30 @@ def criticality_residual(V: ArrayLike, T: ArrayLike, mu: float = 0.0, zero_tol: 
     Raises ``ValueError`` (naming ||V^T V - I||_F) when V is not in O(2): the formula above
     holds only there, and off O(2) it would return a meaningless number, often 0.
     """
+    lo, hi = kink_derivatives(V, T, mu, zero_tol)
+    return float(np.sqrt(2.0) * max(0.0, lo, -hi))
+
+
+def kink_derivatives(V: ArrayLike, T: ArrayLike, mu: float = 0.0, zero_tol: float = 1e-12) -> tuple[float, float]:
+    """The interval {d/dtheta along G : G in dF(V)} = [F'(theta-), F'(theta+)] at V = rot/ref(theta).
+
+    Along the circle, V(theta) has dV/dtheta = +-V Omega (+ for rot, - for ref) and each entry that
+    vanishes at theta has derivative +-1, so with the limiting subdifferential of the l1 term,
+    w = <G, dV/dtheta> runs over [center - radius, center + radius] with radius = mu times the sum of
+    |dV_ij/dtheta| over the vanishing entries. The one-sided derivatives of F(V(theta)) are these
+    two ends: |V_ij(theta + eps)| = |eps| |dV_ij/dtheta| adds +-radius on each side. So a kink is
+    critical (0 in the interval) exactly when F'(theta-) <= 0 <= F'(theta+); at a smooth point the
+    interval is the single number F'(theta).
+    """
     V = as_matrix(V, "V", (2, 2))
     check_stiefel(V, "V")
     T, mu = _check_target(T, mu)
-    direction = V @ np.array([[0.0, 1.0], [-1.0, 0.0]])  # the tangent direction d/dtheta (up to sign)
+    # d/dtheta of rot(theta) is rot(theta) Omega, of ref(theta) it is -ref(theta) Omega
+    direction = np.sign(np.linalg.det(V)) * V @ np.array([[0.0, 1.0], [-1.0, 0.0]])
     zero = np.abs(V) <= zero_tol
     center = float(np.sum((2.0 * (V - T) + mu * np.where(zero, 0.0, np.sign(V))) * direction))
     radius = float(mu * np.sum(np.abs(direction[zero])))
-    return float(np.sqrt(2.0) * max(0.0, abs(center) - radius))
+    return center - radius, center + radius
 
 
 def check_reflection_target(T: ArrayLike) -> bool:

@@ -109,3 +109,23 @@ def snapshot_summary(snap: Snapshot) -> str:
     if snap.cayley_det_Q.size:
         lines.append(f"Cayley det Q in [{snap.cayley_det_Q.min():.12f}, {snap.cayley_det_Q.max():.12f}]")
     return "\n".join(lines)
+
+
+def rotation_orbit(k: int) -> dict:
+    """The k rotations rot(2 pi j / k), j = 0..k-1: the powers of rot(2 pi / k), a group of order k.
+
+    The small compute behind notebook 00's widget check: ``{"k", "thetas", "matrices", "closes"}``,
+    where ``closes`` says that rot(2 pi / k)^k = I (to 1e-12).
+    """
+    if int(k) != k or k < 1:
+        raise ValueError(f"k must be a positive integer, got k = {k!r}")
+    k = int(k)
+    thetas = 2 * np.pi * np.arange(k) / k
+    matrices = branch_matrix("rot", thetas)
+    power = np.linalg.matrix_power(branch_matrix("rot", 2 * np.pi / k), k)
+    return {"k": k, "thetas": thetas, "matrices": matrices, "closes": bool(np.allclose(power, np.eye(2), atol=1e-12))}
+
+
+def orbit_summary(orbit: dict) -> str:
+    """One line: k and whether rot(2 pi / k)^k = I."""
+    return f"k = {orbit['k']}: rot(2π/k)^k = I: {orbit['closes']}"

@@ -37,4 +37,25 @@ def o2_explorer(target=DEFAULT_TARGET, mu: float = 0.0, start_theta: float = 1.0
                                                   **slider_layout())
     controls["start_branch"] = widgets.ToggleButtons(options=["rot", "ref"], value=start_branch,
                                                      description="start on")
-    return explorer(controls, compute, snapshot_figure, summary=snapshot_summary)
+    return explorer(controls, compute, snapshot_figure, summary=snapshot_summary, layout=_compact_layout)
+
+
+def _compact_layout(controls: dict, out, text):
+    """Controls in wrapping rows (three per row on a 1280 px screen), the summary beside the figure
+    when there is room: the whole explorer fits a 1280 x 720 laptop screen."""
+    import ipywidgets as widgets
+
+    wrap = widgets.Layout(display="flex", flex_flow="row wrap", align_items="flex-start")
+    return widgets.VBox([widgets.Box(list(controls.values()), layout=wrap), widgets.Box([out, text], layout=wrap)])
+
+
+def orbit_explorer(k: int = 3, max_k: int = 12) -> Explorer:
+    """Notebook 00's widget check: a slider k redraws the k rotations rot(2 pi j / k)."""
+    import ipywidgets as widgets
+
+    from ..teaching.o2_explorer import orbit_summary, rotation_orbit
+    from ..viz.o2 import orbit_figure
+
+    controls = {"k": widgets.IntSlider(value=int(k), min=1, max=max_k, description="k", continuous_update=False,
+                                       **slider_layout())}
+    return explorer(controls, rotation_orbit, orbit_figure, summary=orbit_summary)
