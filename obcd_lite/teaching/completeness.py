@@ -449,3 +449,27 @@ def _householder_between(x: np.ndarray, y: np.ndarray, fixed: int) -> np.ndarray
         h = diff / norm
         W -= 2.0 * np.outer(h, h)
     return W
+
+
+def angle_jacobian_rank(factors: Sequence[Factor], n: int, tol: float = 1e-9) -> int:
+    """Rank of the derivative of (theta_1, ..., theta_m) -> W_m ... W_1 at the given factors.
+
+    Each V_l is rot(theta_l) or ref(theta_l) (Lemma 2.5) and dV/dtheta = +-V Omega. Moving
+    theta_l changes the product D by D_(>l) dW_l D_(<=l)^{-1} D (tangent at D); left-multiplied by
+    D^T this is a skew matrix, i.e. a vector in the C(n, 2)-dimensional tangent space of O(n).
+    Full rank C(n, 2) means the factor map is locally onto O(n): C(n, 2) one-angle factors are
+    exactly as many as dim O(n) = n (n - 1) / 2 requires.
+    """
+    omega = np.array([[0.0, 1.0], [-1.0, 0.0]])
+    D = compose(factors, n)
+    columns = []
+    iu = np.triu_indices(n, 1)
+    for pos, (i, j, V) in enumerate(factors):
+        V = _check_factor_V(V, 2, pos)
+        dW = np.zeros((n, n))
+        dW[np.ix_([i, j], [i, j])] = np.sign(np.linalg.det(V)) * V @ omega
+        after = compose(factors[pos + 1:], n)
+        before = compose(factors[:pos], n)
+        tangent = D.T @ after @ dW @ before  # skew: the derivative, moved to the identity
+        columns.append(tangent[iu])
+    return int(np.linalg.matrix_rank(np.array(columns).T, tol=tol))
