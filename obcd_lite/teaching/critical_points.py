@@ -23,7 +23,10 @@ a = 2 mu sign(c) - 2 p, b = 2 mu sign(s) - 2 q, so every critical point is found
 
 BS_2-points (Definition 3.6) are found from the definition: X is one when I_2 is a global
 minimizer of the majorizer K(V; X, B) of eq. (11) with B = (1, 2) (the only working set for
-n = 2). By Theorem 3.8(a) every BS_2-point is critical, so the critical points are the candidates.
+n = 2). For n = 2, K(V; X) = F(V X) + alpha/2 ||V - I||^2 + const, so if I minimizes K then
+F(theta0 + eps) >= F(theta0) - O(eps^2) and F'(theta0-) <= 0 <= F'(theta0+): every BS_2-point is
+critical and the critical points are the only candidates. (Theorem 3.8(a) claims this for every n;
+that is false for l1 in general, but n = 2 is safe.) The BS_2-points depend on alpha.
 """
 from __future__ import annotations
 
@@ -125,8 +128,9 @@ def bs2_points_2x2(T: ArrayLike, mu: float = 0.0, alpha: float = 1e-5) -> list[C
 
     X is a BS_2-point when I_2 is in argmin_{V in O(2)} K(V; X, B) for B = (1, 2), with K the
     majorizer of eq. (11) built with the exact Q of eq. (9) (Q = 2 I_4 here, since the Hessian
-    of ||X - T||^2 is 2 I). Theorem 3.8(a) says BS_2-points are critical, so each critical point
-    is tested; the minimum of K is computed by the breakpoint search ``solve_2x2_full``.
+    of ||X - T||^2 is 2 I). For n = 2 BS_2-points are critical (module docstring), so each critical
+    point is tested; the minimum of K is computed by the breakpoint search ``solve_2x2_full``.
+    The result depends on alpha: a jump to the other circle costs exactly 2 alpha.
 
     Parameters
     ----------

@@ -270,3 +270,23 @@ def test_critical_count_exercise_helper(capsys):
     assert "16 critical points" in capsys.readouterr().out
     counts = {len(critical_points_2x2(B, mu)) for mu in np.linspace(0.0, 10.0, 401)}
     assert 8 not in counts and {4, 12, 16} <= counts
+
+
+@pytest.mark.parametrize("T, mu", [(B, 5.0), (B, 2.0), (np.array([[0.3, -1.2], [0.8, 0.1]]), 0.7)])
+def test_kink_derivatives_are_the_one_sided_derivatives(T, mu):
+    """The interval of Definition 3.4 along the circle equals [F'(theta-), F'(theta+)] (notebook 01)."""
+    from obcd_lite.stiefel import branch_matrix
+    from obcd_lite.teaching.critical_points import kink_derivatives
+
+    def F(branch, theta):
+        V = branch_matrix(branch, theta)
+        return np.sum((V - T) ** 2) + mu * np.sum(np.abs(V))
+
+    step = 1e-7
+    for branch in ("rot", "ref"):
+        for theta in (0.0, np.pi / 2, np.pi, 3 * np.pi / 2, 0.4, 2.0):
+            left, right = kink_derivatives(branch_matrix(branch, theta), T, mu)
+            value = F(branch, theta)
+            assert left == pytest.approx((value - F(branch, theta - step)) / step, abs=1e-5)
+            assert right == pytest.approx((F(branch, theta + step) - value) / step, abs=1e-5)
+            assert left <= right + 1e-12
