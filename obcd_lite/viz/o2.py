@@ -125,7 +125,7 @@ def critical_table(points) -> str:
     return "\n".join(lines)
 
 
-def snapshot_figure(snap, figsize=(8.5, 4.4)):
+def snapshot_figure(snap, figsize=(8.5, 4.0)):
     """The explorer's figure for a :class:`~obcd_lite.teaching.o2_explorer.Snapshot`: the landscape
     with critical points, BS_2-points and both trajectories."""
     paths = {"Cayley (Wen–Yin)": (snap.cayley.branches, snap.cayley.thetas, snap.cayley.values),
