@@ -53,7 +53,10 @@ def test_student_edition_hides_answers_and_solutions(student):
         assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
         assert "widgets" not in nb.metadata
         for cell in nb.cells:
-            assert "# answer" not in cell.source.replace("# your answer", "")
+            if cell.cell_type == "code":
+                assert "# answer" not in cell.source.replace("# your answer", "")
+        assert sum("# your answer" in c.source for c in nb.cells) == sum(
+            "answer" in c.metadata.get("tags", []) for c in nb.cells)
 
 
 @pytest.mark.parametrize("index", range(len(NOTEBOOKS)), ids=[p.stem for p in NOTEBOOKS])
