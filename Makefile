@@ -28,7 +28,7 @@ bench: $(STAMP)
 
 # The student edition: answers replaced by placeholders, solutions removed (build/student/).
 student: $(STAMP)
-	$(PY) tools/student_edition.py notebooks build/student
+	$(PY) tools/student_edition.py --src notebooks --out build/student
 
 clean:
 	rm -rf $(VENV) build

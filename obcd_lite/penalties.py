@@ -260,7 +260,8 @@ class L1(Penalty):
         table[0][y == 0] = np.inf
         sy = np.sign(y)
         np.multiply(2.0 * sy, (x, y), out=table[1:])
-        table = np.take_along_axis(table, np.argsort(table[0], axis=1)[None], axis=2)
+        # Row indices for any batch size m (a table of them once had only m = 1, 2, 4: KeyError for 3).
+        table = table[:, np.arange(m)[:, None], np.argsort(table[0], axis=1)]
         # As t -> -inf, sign(x_i + t y_i) = -sign(y_i); entries with y_i = 0 keep sign(x_i)
         # for every t (the paper drops them, but lam |x_i| / sqrt(1+t^2) still depends on t).
         o_left = np.where(y != 0, -sy, np.sign(x))

@@ -7,8 +7,8 @@ The general form is the paper's footnote to (Asm-i) plus a linear term,
 whose Hessian is H = D (x) C. For it (Asm-i) holds with equality, so the
 curvature data of the two Q choices are exact:
 
-* eq. (9):  Q = (Z^T (x) U_B)^T H (Z^T (x) U_B) = (Z D Z^T) (x) C_BB   (Lemma C.2(a)),
-* eq. (10): Q = varsigma I with varsigma = ||Z D Z^T||_2 ||C_BB||_2    (Lemma C.3(a)),
+* eq. (9):  Q = (Z^T (x) U_B)^T H (Z^T (x) U_B) = (Z D Z^T) (x) C_BB   (Lemma C.1(a)),
+* eq. (10): Q = varsigma I with varsigma = ||Z D Z^T||_2 ||C_BB||_2    (Lemma C.2(a)),
 
 where Z = X(B, :).
 """
@@ -93,7 +93,7 @@ class QuadraticProblem:
         return (G[:, None, :, None] * CB[None, :, None, :]).reshape(k * k, k * k)
 
     def scalar_Q(self, B, Z: np.ndarray) -> float:
-        """Eq. (10) via Lemma C.3(a): varsigma = ||Z D Z^T||_2 ||C_BB||_2 >= ||Q_exact||_2."""
+        """Eq. (10) via Lemma C.2(a): varsigma = ||Z D Z^T||_2 ||C_BB||_2 >= ||Q_exact||_2."""
         if len(B) == 2:  # the OBCD hot path: closed forms, no 2 x 2 arrays built
             i, j = B
             C = self.C

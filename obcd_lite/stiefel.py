@@ -9,13 +9,13 @@ import numpy as np
 from .validation import as_matrix, check_stiefel
 
 
-#: The two circles of O(2) (Lemma 2.4), in the order the solvers index them (0: rot, 1: ref).
+#: The two circles of O(2) (Lemma 2.5), in the order the solvers index them (0: rot, 1: ref).
 BRANCHES = ("rot", "ref")
 
 
 def branch_from_cos_sin(branch, c, s) -> np.ndarray:
     """rot or ref (``branch`` by name or index 0/1) with (cos theta, sin theta) = (c, s):
-    rot = [[c, s], [-s, c]], ref = [[-c, s], [s, c]] (Lemma 2.4). Arrays of (c, s) give shape
+    rot = [[c, s], [-s, c]], ref = [[-c, s], [s, c]] (Lemma 2.5). Arrays of (c, s) give shape
     c.shape + (2, 2)."""
     if branch in (0, "rot"):
         rows = [[c, s], [-s, c]]
@@ -34,13 +34,13 @@ def branch_matrix(branch, theta) -> np.ndarray:
 
 
 def rot(theta: float) -> np.ndarray:
-    """Givens rotation ``[[cos, sin], [-sin, cos]]`` (Lemma 2.4), det = +1 (an array of angles
+    """Givens rotation ``[[cos, sin], [-sin, cos]]`` (Lemma 2.5), det = +1 (an array of angles
     gives shape (2, 2) + theta.shape)."""
     return _leading(branch_matrix("rot", theta))
 
 
 def ref(theta: float) -> np.ndarray:
-    """Jacobi reflection ``[[-cos, sin], [sin, cos]]`` (Lemma 2.4), det = -1 (an array of angles
+    """Jacobi reflection ``[[-cos, sin], [sin, cos]]`` (Lemma 2.5), det = -1 (an array of angles
     gives shape (2, 2) + theta.shape)."""
     return _leading(branch_matrix("ref", theta))
 

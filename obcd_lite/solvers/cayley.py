@@ -7,7 +7,7 @@ For a smooth f on St(n, r) with Euclidean gradient G = grad f(X), let W = G X^T 
 
 stays on St(n, r) for every tau, and Y'(0) = -W X is a descent direction with
 dF/dtau(0) = -1/2 ||W||_F^2. Q(tau) is the Cayley transform of a skew matrix, so it is orthogonal
-with det Q(tau) = +1 (Lemma A.2 for n = 2; for any n the eigenvalues of Q come in conjugate pairs
+with det Q(tau) = +1 (Lemma A.3 for n = 2; for any n the eigenvalues of Q come in conjugate pairs
 (1 - i tau w / 2) / (1 + i tau w / 2) of modulus 1, and a real one is +1). Hence
 det(X^{t+1}) = det(X^t) when n = r: a run started on the rotation circle of O(2) never reaches
 a reflection, which is the point of Appendix C.1.
@@ -32,7 +32,7 @@ DEFAULT_MAX_ITER = 500
 
 
 def cayley_matrix(W: np.ndarray, tau: float) -> np.ndarray:
-    """Q = (I + tau/2 W)^{-1} (I - tau/2 W), the Cayley transform of the skew matrix W (Lemma A.2)."""
+    """Q = (I + tau/2 W)^{-1} (I - tau/2 W), the Cayley transform of the skew matrix W (Lemma A.3)."""
     W = as_matrix(W, "W")
     if W.shape[0] != W.shape[1]:
         raise ValueError(f"W must be square, got shape {W.shape}")
@@ -78,7 +78,7 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
     armijo, shrink : Armijo constant and backtracking factor, F(Y) <= F(X) - armijo tau ||W||^2 / 2.
     tau_min : stop when backtracking needs a step below this (the nonsmooth case stalls at kinks).
     subgradient_h : X -> an element of dh(X); default ``problem.h.subgradient``.
-    record_det : record det Q(tau) per step (Lemma A.2); default: when n <= 64.
+    record_det : record det Q(tau) per step (Lemma A.3); default: when n <= 64.
     keep_path : keep every iterate in ``result.info["path"]`` (for drawing trajectories).
 
     Returns
@@ -152,7 +152,7 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
 
 
 def cayley_symbolic() -> tuple:
-    """Lemma A.2 in sympy: (a, tau, Q) with Q = (I + tau/2 A)^{-1} (I - tau/2 A), A = [[0, a], [-a, 0]]."""
+    """Lemma A.3 in sympy: (a, tau, Q) with Q = (I + tau/2 A)^{-1} (I - tau/2 A), A = [[0, a], [-a, 0]]."""
     import sympy as sp
 
     a, tau = sp.symbols("a tau", real=True)
@@ -162,7 +162,7 @@ def cayley_symbolic() -> tuple:
 
 
 def check_cayley_det(Q: "sympy.MatrixBase") -> bool:  # noqa: F821 (sympy is imported lazily)
-    """Exercise helper: ``Q`` must be the Cayley matrix of Lemma A.2 built in sympy from real
+    """Exercise helper: ``Q`` must be the Cayley matrix of Lemma A.3 built in sympy from real
     symbols ``a`` and ``tau``; checks that it is and that det(Q) simplifies to exactly 1.
     """
     import sympy as sp

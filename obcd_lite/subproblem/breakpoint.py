@@ -4,7 +4,7 @@ Problem (3) with k = 2:
 
     min_{V in O(2)}  1/2 vec(V)^T Qt vec(V) + <V, P> + h(V Z),
 
-with Qt 4x4 symmetric, P 2x2, Z 2xr; vec stacks columns. By Lemma 2.4,
+with Qt 4x4 symmetric, P 2x2, Z 2xr; vec stacks columns. By Lemma 2.5,
 V = rot(theta) = [[c, s], [-s, c]] or V = ref(theta) = [[-c, s], [s, c]] with
 (c, s) = (cos theta, sin theta), and the objective becomes the one-dimensional problem of
 Appendix B (label eq:one:dim:t; "(1-D)" in this package)

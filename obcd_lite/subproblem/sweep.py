@@ -1,7 +1,7 @@
 """The k = 2 subproblem by a compiled sweep around the circle (the solver behind ``solve_2x2``).
 
 The problem and the candidates are those of Appendix B, written in the angle theta instead of
-t = tan theta. On a branch (rot or ref, Lemma 2.4) problem (3) is
+t = tan theta. On a branch (rot or ref, Lemma 2.5) problem (3) is
 
     g(theta) = e + a c + b s + w c^2 + d c s + h(c x + s y),   w = cq - e,
 

@@ -110,7 +110,7 @@ def describe_state(state: dict) -> str:
         ch, bf = state["chosen"], state["brute"]
         lines.append(f"  chosen: {ch['branch']} sigma={ch['sigma']:+d} {ch['kind']} value={ch['value']:.6f}")
         lines.append(f"  brute force: {bf.branch} theta={bf.theta:.4f} value={bf.value:.6f} "
-                     f"(gap {bf.value - ch['value']:+.1e})")
+                     f"(|gap| < 1e-7: {abs(bf.value - ch['value']) < 1e-7})")
     return "\n".join(lines)
 
 

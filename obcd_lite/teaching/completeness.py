@@ -260,7 +260,7 @@ def reflection_steps(factors: Sequence) -> list[int]:
 
 
 def describe_factors(factors: Sequence[Factor]) -> list[tuple[int, int, str, float]]:
-    """``(i, j, branch, theta)`` per factor, with V = rot(theta) or ref(theta) (Lemma 2.4).
+    """``(i, j, branch, theta)`` per factor, with V = rot(theta) or ref(theta) (Lemma 2.5).
 
     Raises ``ValueError`` naming the factor's position and ``||V^T V - I||_F`` when a V is not in
     O(2) (to ``ORTHOGONAL_TOL``): its angle would describe some other matrix.
@@ -378,3 +378,98 @@ def random_orthogonal(n: int, det: int, rng=None) -> np.ndarray:
     if np.sign(np.linalg.det(D)) != det:
         D[:, 0] = -D[:, 0]
     return D
+
+
+def distinct_block_factors(factors: Sequence[Factor], n: int, k: int) -> list[tuple[tuple[int, ...], np.ndarray]]:
+    """Corollary 3.2 with distinct blocks, 2 <= k <= n - 2: each 2x2 factor on its own k-block.
+
+    Every pair lies in C(n-2, k-2) blocks and every block holds C(k, 2) pairs; since
+    C(n, 2) <= C(n, k) for 2 <= k <= n - 2, Hall's condition holds and a matching gives each
+    pair of ``factors`` (which must use distinct pairs, e.g. ``order="distinct"``) its own block.
+    Each factor is embedded there as in :func:`embed_factors`; the blocks no pair uses get V = I,
+    so the result has exactly C(n, k) factors on distinct blocks with the same product.
+    """
+    from itertools import combinations
+
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    if int(k) != k or not 2 <= k <= n - 2:
+        raise ValueError(f"k must be an integer with 2 <= k <= n - 2 = {n - 2}, got k = {k!r}")
+    pairs = [(i, j) for i, j, _ in factors]
+    if len(set(pairs)) != len(pairs):
+        raise ValueError("the factors must use distinct pairs of rows (jacobi_givens_qr(D, order='distinct'))")
+    blocks = list(combinations(range(n), k))
+    contains = csr_matrix([[float(i in b and j in b) for b in blocks] for i, j in pairs])
+    match = maximum_bipartite_matching(contains, perm_type="column")
+    embedded = []
+    for (i, j, V), col in zip(factors, match):
+        block = blocks[col]
+        Vk = np.eye(k)
+        pos = [block.index(i), block.index(j)]
+        Vk[np.ix_(pos, pos)] = V
+        embedded.append((block, Vk))
+    used = set(match.tolist())
+    return embedded + [(b, np.eye(k)) for col, b in enumerate(blocks) if col not in used]
+
+
+def three_block_factors(D, tol: float = ORTHOGONAL_TOL) -> list[tuple[tuple[int, ...], np.ndarray]]:
+    """Corollary 3.2 for k = n - 1 (n >= 3): D = W_c W_b W_a on three distinct (n-1)-blocks.
+
+    W_x fixes row x (its block is every row but x); take (a, b, c) = (0, 1, 2). With v = D e_a,
+    W_b maps e_a to u = v_c e_c + sqrt(1 - v_c^2) e_a (u is orthogonal to e_b), W_c maps u to v
+    (both have the same c-entry, so the rest has the same norm), and W_a = W_b^T W_c^T D fixes
+    e_a because W_c W_b e_a = D e_a. Padding the other n - 3 blocks with V = I gives the
+    corollary's n = C(n, n-1) factors, one per block.
+    """
+    D = _check_orthogonal(D, "D", tol)
+    n = D.shape[0]
+    if n < 3:
+        raise ValueError(f"three_block_factors needs n >= 3, got n = {n}")
+    a, b, c = 0, 1, 2
+    v = D[:, a]
+    u = np.zeros(n)
+    u[c], u[a] = v[c], np.sqrt(max(0.0, 1.0 - v[c] ** 2))
+    W_b = _householder_between(np.eye(n)[a], u, fixed=b)
+    W_c = _householder_between(u, v, fixed=c)
+    W_a = W_b.T @ W_c.T @ D
+    out = []
+    for row, W in ((a, W_a), (b, W_b), (c, W_c)):
+        block = tuple(i for i in range(n) if i != row)
+        out.append((block, W[np.ix_(block, block)]))
+    return out
+
+
+def _householder_between(x: np.ndarray, y: np.ndarray, fixed: int) -> np.ndarray:
+    """An orthogonal W with W x = y and W e_fixed = e_fixed (x, y unit, equal entry ``fixed``)."""
+    diff = x - y
+    W = np.eye(len(x))
+    norm = np.linalg.norm(diff)
+    if norm > 1e-15:  # the reflection across the hyperplane orthogonal to x - y (its fixed entry is 0)
+        h = diff / norm
+        W -= 2.0 * np.outer(h, h)
+    return W
+
+
+def angle_jacobian_rank(factors: Sequence[Factor], n: int, tol: float = 1e-9) -> int:
+    """Rank of the derivative of (theta_1, ..., theta_m) -> W_m ... W_1 at the given factors.
+
+    Each V_l is rot(theta_l) or ref(theta_l) (Lemma 2.5) and dV/dtheta = +-V Omega. Moving
+    theta_l changes the product D by D_(>l) dW_l D_(<=l)^{-1} D (tangent at D); left-multiplied by
+    D^T this is a skew matrix, i.e. a vector in the C(n, 2)-dimensional tangent space of O(n).
+    Full rank C(n, 2) means the factor map is locally onto O(n): C(n, 2) one-angle factors are
+    exactly as many as dim O(n) = n (n - 1) / 2 requires.
+    """
+    omega = np.array([[0.0, 1.0], [-1.0, 0.0]])
+    D = compose(factors, n)
+    columns = []
+    iu = np.triu_indices(n, 1)
+    for pos, (i, j, V) in enumerate(factors):
+        V = _check_factor_V(V, 2, pos)
+        dW = np.zeros((n, n))
+        dW[np.ix_([i, j], [i, j])] = np.sign(np.linalg.det(V)) * V @ omega
+        after = compose(factors[pos + 1:], n)
+        before = compose(factors[:pos], n)
+        tangent = D.T @ after @ dW @ before  # skew: the derivative, moved to the identity
+        columns.append(tangent[iu])
+    return int(np.linalg.matrix_rank(np.array(columns).T, tol=tol))

@@ -1,10 +1,10 @@
 """Every critical point and every BS_2-point of a 2x2 Procrustes problem over O(2).
 
-The problem is the one of Remark 2.5 and Appendix C.1 (``sect:additional:two:example``):
+The problem is the one of Remark 2.6 and Appendix C.1 (``sect:additional:two:example``):
 
     min_{V in O(2)}  F(V) = ||V - T||_F^2 + mu ||V||_1 .
 
-By Lemma 2.4 every V in O(2) is ``rot(theta)`` (det = +1) or ``ref(theta)`` (det = -1).
+By Lemma 2.5 every V in O(2) is ``rot(theta)`` (det = +1) or ``ref(theta)`` (det = -1).
 Since ||V||_F^2 = 2 on O(2) and every entry of V is +-cos or +-sin,
 
     F(rot(theta)) = 2 + ||T||^2 - 2 (p c + q s) + 2 mu (|c| + |s|),  p = T11 + T22, q = T12 - T21,
@@ -23,7 +23,10 @@ a = 2 mu sign(c) - 2 p, b = 2 mu sign(s) - 2 q, so every critical point is found
 
 BS_2-points (Definition 3.6) are found from the definition: X is one when I_2 is a global
 minimizer of the majorizer K(V; X, B) of eq. (11) with B = (1, 2) (the only working set for
-n = 2). By Theorem 3.8(a) every BS_2-point is critical, so the critical points are the candidates.
+n = 2). For n = 2, K(V; X) = F(V X) + alpha/2 ||V - I||^2 + const, so if I minimizes K then
+F(theta0 + eps) >= F(theta0) - O(eps^2) and F'(theta0-) <= 0 <= F'(theta0+): every BS_2-point is
+critical and the critical points are the only candidates. (Theorem 3.8(a) claims this for every n;
+that is false for l1 in general, but n = 2 is safe.) The BS_2-points depend on alpha.
 """
 from __future__ import annotations
 
@@ -85,7 +88,7 @@ def landscape_2x2(T: ArrayLike, mu: float = 0.0, thetas: ArrayLike | None = None
 
 
 def critical_points_2x2(T: ArrayLike, mu: float = 0.0) -> list[CriticalPoint]:
-    """Every critical point over O(2) of F(V) = ||V - T||_F^2 + mu ||V||_1 (Remark 2.5).
+    """Every critical point over O(2) of F(V) = ||V - T||_F^2 + mu ||V||_1 (Remark 2.6).
 
     Parameters
     ----------
@@ -125,8 +128,9 @@ def bs2_points_2x2(T: ArrayLike, mu: float = 0.0, alpha: float = 1e-5) -> list[C
 
     X is a BS_2-point when I_2 is in argmin_{V in O(2)} K(V; X, B) for B = (1, 2), with K the
     majorizer of eq. (11) built with the exact Q of eq. (9) (Q = 2 I_4 here, since the Hessian
-    of ||X - T||^2 is 2 I). Theorem 3.8(a) says BS_2-points are critical, so each critical point
-    is tested; the minimum of K is computed by the breakpoint search ``solve_2x2_full``.
+    of ||X - T||^2 is 2 I). For n = 2 BS_2-points are critical (module docstring), so each critical
+    point is tested; the minimum of K is computed by the breakpoint search ``solve_2x2_full``.
+    The result depends on alpha: a jump to the other circle costs exactly 2 alpha.
 
     Parameters
     ----------
@@ -173,14 +177,30 @@ def criticality_residual(V: ArrayLike, T: ArrayLike, mu: float = 0.0, zero_tol: 
     Raises ``ValueError`` (naming ||V^T V - I||_F) when V is not in O(2): the formula above
     holds only there, and off O(2) it would return a meaningless number, often 0.
     """
+    lo, hi = kink_derivatives(V, T, mu, zero_tol)
+    return float(np.sqrt(2.0) * max(0.0, lo, -hi))
+
+
+def kink_derivatives(V: ArrayLike, T: ArrayLike, mu: float = 0.0, zero_tol: float = 1e-12) -> tuple[float, float]:
+    """The interval {d/dtheta along G : G in dF(V)} = [F'(theta-), F'(theta+)] at V = rot/ref(theta).
+
+    Along the circle, V(theta) has dV/dtheta = +-V Omega (+ for rot, - for ref) and each entry that
+    vanishes at theta has derivative +-1, so with the limiting subdifferential of the l1 term,
+    w = <G, dV/dtheta> runs over [center - radius, center + radius] with radius = mu times the sum of
+    |dV_ij/dtheta| over the vanishing entries. The one-sided derivatives of F(V(theta)) are these
+    two ends: |V_ij(theta + eps)| = |eps| |dV_ij/dtheta| adds +-radius on each side. So a kink is
+    critical (0 in the interval) exactly when F'(theta-) <= 0 <= F'(theta+); at a smooth point the
+    interval is the single number F'(theta).
+    """
     V = as_matrix(V, "V", (2, 2))
     check_stiefel(V, "V")
     T, mu = _check_target(T, mu)
-    direction = V @ np.array([[0.0, 1.0], [-1.0, 0.0]])  # the tangent direction d/dtheta (up to sign)
+    # d/dtheta of rot(theta) is rot(theta) Omega, of ref(theta) it is -ref(theta) Omega
+    direction = np.sign(np.linalg.det(V)) * V @ np.array([[0.0, 1.0], [-1.0, 0.0]])
     zero = np.abs(V) <= zero_tol
     center = float(np.sum((2.0 * (V - T) + mu * np.where(zero, 0.0, np.sign(V))) * direction))
     radius = float(mu * np.sum(np.abs(direction[zero])))
-    return float(np.sqrt(2.0) * max(0.0, abs(center) - radius))
+    return center - radius, center + radius
 
 
 def check_reflection_target(T: ArrayLike) -> bool:

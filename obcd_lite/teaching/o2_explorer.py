@@ -1,8 +1,8 @@
 """The pure compute behind notebook 01's explorer: one :class:`Snapshot` per setting of the sliders.
 
 :func:`compute` maps the slider values (target T, l1 weight mu, proximal parameter alpha, start
-point) to the landscape of F over O(2), its critical points (Definition 3.5), its BS_2-points
-(Definition 3.7) and the runs of the Cayley method and of OBCD (k = 2) from the start.
+point) to the landscape of F over O(2), its critical points (Definition 3.4), its BS_2-points
+(Definition 3.6) and the runs of the Cayley method and of OBCD (k = 2) from the start.
 Drawing is :func:`obcd_lite.viz.o2.snapshot_figure`; the wiring is :mod:`obcd_lite.widgets.o2`.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..stiefel import angle_of, branch_matrix
 from ..validation import as_matrix, check_nonnegative
 from .critical_points import CriticalPoint, bs2_points_2x2, critical_points_2x2, landscape_2x2, objective_2x2
 
-#: The paper's first example (Remark 2.5): the explorer starts here.
+#: The paper's first example (Remark 2.6): the explorer starts here.
 DEFAULT_TARGET = ((1.0, 0.0), (-1.0, -1.0))
 #: The proximal parameter of eq. (11) used when none is given (small: K is then F plus a tiny term).
 DEFAULT_ALPHA = 1e-5
@@ -54,7 +54,7 @@ class Snapshot:
 
 
 def trajectory_of(path, T: np.ndarray, mu: float) -> Trajectory:
-    """(branch, theta, F) of each 2x2 iterate in ``path`` (angle_of from Lemma 2.4)."""
+    """(branch, theta, F) of each 2x2 iterate in ``path`` (angle_of from Lemma 2.5)."""
     angles = [angle_of(X) for X in path]
     return Trajectory(tuple(b for b, _ in angles), np.array([t for _, t in angles]),
                       np.array([objective_2x2(X, T, mu) for X in path]))
@@ -109,3 +109,23 @@ def snapshot_summary(snap: Snapshot) -> str:
     if snap.cayley_det_Q.size:
         lines.append(f"Cayley det Q in [{snap.cayley_det_Q.min():.12f}, {snap.cayley_det_Q.max():.12f}]")
     return "\n".join(lines)
+
+
+def rotation_orbit(k: int) -> dict:
+    """The k rotations rot(2 pi j / k), j = 0..k-1: the powers of rot(2 pi / k), a group of order k.
+
+    The small compute behind notebook 00's widget check: ``{"k", "thetas", "matrices", "closes"}``,
+    where ``closes`` says that rot(2 pi / k)^k = I (to 1e-12).
+    """
+    if int(k) != k or k < 1:
+        raise ValueError(f"k must be a positive integer, got k = {k!r}")
+    k = int(k)
+    thetas = 2 * np.pi * np.arange(k) / k
+    matrices = branch_matrix("rot", thetas)
+    power = np.linalg.matrix_power(branch_matrix("rot", 2 * np.pi / k), k)
+    return {"k": k, "thetas": thetas, "matrices": matrices, "closes": bool(np.allclose(power, np.eye(2), atol=1e-12))}
+
+
+def orbit_summary(orbit: dict) -> str:
+    """One line: k and whether rot(2 pi / k)^k = I."""
+    return f"k = {orbit['k']}: rot(2π/k)^k = I: {orbit['closes']}"

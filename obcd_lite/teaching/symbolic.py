@@ -9,7 +9,8 @@ substitutes t = tan(theta) (Lemma B.1), and searches breakpoints of h plus the r
 roots of a quartic. This module derives each of those objects from scratch, so the
 notebook ``02_breakpoint_search.ipynb`` and the tests can compare them, expression
 by expression, with the paper's closed forms (``paper_*``) and with the numbers that
-``obcd_lite.subproblem`` uses.
+``obcd_lite.subproblem`` uses. The errata these comparisons find are listed, each with the
+test that backs it, in :data:`obcd_lite.teaching.errata.ERRATA`.
 
 Naming: ``cq`` is the paper's coefficient c (the name c is kept for cos theta);
 ``sigma = +1`` is the half circle cos theta > 0 (the paper's p(t)), ``sigma = -1``
@@ -47,7 +48,7 @@ def subproblem_symbols(r: int = 1) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix]:
 
 
 def orthogonal_2x2(branch: str, cos=c, sin=s) -> sp.Matrix:
-    """rot(theta) = [[c, s], [-s, c]] or ref(theta) = [[-c, s], [s, c]] (Lemma 2.4)."""
+    """rot(theta) = [[c, s], [-s, c]] or ref(theta) = [[-c, s], [s, c]] (Lemma 2.5)."""
     if branch not in BRANCHES:
         raise ValueError(f"branch must be 'rot' or 'ref', got {branch!r}")
     if branch == "rot":
@@ -443,38 +444,3 @@ def paper_l1_cuts(x, y) -> np.ndarray:
     x, y = np.asarray(x, float), np.asarray(y, float)
     nz = y != 0
     return np.sort(np.concatenate([x[nz] / y[nz], -x[nz] / y[nz]]))
-
-
-#: The errata of Appendix B found by this module; each row names the test in tests/test_errata.py
-#: that backs it. The notebook prints this table.
-ERRATA = (
-    {"where": "l0 and l1, case (i)", "paper": "breakpoints t = x_i / y_i",
-     "correct": "t = -x_i / y_i (root of x_i + t y_i = 0)",
-     "instance": "random_instance(0), L0(0.3): the paper's set ends 0.26 above the minimum",
-     "test": "test_breakpoint_sign"},
-    {"where": "l1, case (ii)", "paper": "4r cuts +-x_i/y_i, 4r+1 intervals, <= 2r + 4(4r+1) points",
-     "correct": "o changes only at the 2r kinks: <= 2r+1 intervals, <= 2r + 4(2r+1) points",
-     "instance": "random_instance(0), rot, r=2: 9 intervals, 5 distinct o", "test": "test_l1_interval_count"},
-    {"where": "'we assume y_i != 0'", "paper": "entries with y_i = 0 can be removed",
-     "correct": "not for l1 / capped-l1 (lam|x_i|/rho depends on t); NonNeg: sigma x_i < 0 makes "
-                "the half circle infeasible; l0: fine",
-     "instance": "random_instance(5), Z21 = 0, L1(0.5): 0.0138 above the minimum", "test": "test_zero_y_entries"},
-    {"where": "quartic roots", "paper": "1 <= j <= 4 real roots", "correct": "0 <= j <= 4; j = 0 needs c4 = 0",
-     "instance": "(a, b, w, d) = (0, 3, 1, 0): -5t^2 - 9 = 0", "test": "test_quartic_can_have_no_real_root"},
-    {"where": "quartic (gap)", "paper": "'for some suitable c4, ..., c0'",
-     "correct": "c4=d^2-a^2, c3=2ab+4dw, c2=4w^2-2d^2-a^2-b^2, c1=2ab-4dw, c0=d^2-b^2",
-     "instance": "sympy identity", "test": "test_quartic_closed_form"},
-    {"where": "squaring (gap)", "paper": "not discussed",
-     "correct": "real roots = stationary points of p and of p~; score or sign-check them",
-     "instance": "random_instance(0), rot: 2 real roots, both stationary for p~, none for p", "test": "test_squaring_mixes_p_and_p_tilde"},
-    {"where": "Qt = varsigma I (gap)", "paper": "not discussed",
-     "correct": "w = d = 0: quartic -(at-b)^2(1+t^2), double root t = b/a: use it directly",
-     "instance": "Qt = 2 I", "test": "test_identity_qt_double_root"},
-)
-
-
-def errata_table() -> str:
-    """ERRATA as fixed-width text rows (where | paper | correct | instance | test)."""
-    rows = [f"{i + 1}. [{r['where']}]\n   paper:    {r['paper']}\n   correct:  {r['correct']}\n"
-            f"   instance: {r['instance']}\n   test:     {r['test']}" for i, r in enumerate(ERRATA)]
-    return "\n".join(rows)

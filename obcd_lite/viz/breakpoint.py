@@ -18,8 +18,7 @@ apply_style()
 #: Marker and colour per candidate kind, and the legend text.
 KIND_MARKERS = {"break": ("x", "tab:red"), "stationary": ("o", "tab:green"),
                 "cos0": ("s", "tab:purple"), "identity": ("D", "tab:gray")}
-KIND_LABELS = {"break": "× breakpoint", "stationary": "○ quartic root", "cos0": "□ cos θ = 0",
-               "identity": "◇ V = I"}
+KIND_LABELS = {"break": "breakpoint", "stationary": "quartic root", "cos0": "cos θ = 0", "identity": "V = I"}
 CURVE_LABELS = {1: "p(t) + e + h  (σ = +1)", -1: "p~(t) + e + h  (σ = −1)"}
 PI_TICKS = ([-np.pi / 2, -np.pi / 4, 0.0, np.pi / 4, np.pi / 2], ["−π/2", "−π/4", "0", "π/4", "π/2"])
 
@@ -98,4 +97,45 @@ def quartic_roots_figure(a: float, b: float, w: float, d: float, e: float, roots
     ax.set_title("h = 0: the quartic's real roots on both half circles")
     ax.legend()
     fig.tight_layout()
+    return fig
+
+
+def half_circles_figure(x: np.ndarray, y: np.ndarray, branch: str = "rot", figsize=(8.5, 4.4)):
+    """Lemma B.1 on one circle: the half circles sigma = +1 (cos theta > 0, t = tan theta runs over R)
+    and sigma = -1 (cos theta < 0), the two points cos theta = 0 that t never reaches, and the kinks
+    theta where an entry c x_i + s y_i of V Z vanishes (t = -x_i / y_i, on both half circles).
+
+    ``x``, ``y`` are one branch's vectors of eq. (1-D) (``branch_coefficients``); right: the same
+    points on the t axis of each half circle (drawn at arctan t).
+    """
+    x, y = np.ravel(x), np.ravel(y)
+    fig, (ax, ax_t) = plt.subplots(1, 2, figsize=figsize, gridspec_kw={"width_ratios": [1, 1.4]})
+    colour = BRANCH_COLORS[branch]
+    th = np.linspace(-np.pi / 2, np.pi / 2, 200)
+    ax.plot(np.cos(th), np.sin(th), "-", color=colour, lw=2.5, label="σ = +1: cos θ > 0")
+    ax.plot(-np.cos(th), np.sin(th), "--", color=colour, lw=2.5, label="σ = −1: cos θ < 0")
+    ax.plot([0, 0], [1, -1], "s", color="tab:purple", mfc="none", ms=10, mew=1.5, label="cos θ = 0 (t = ±∞)")
+    kinks = np.arctan2(-x, y)  # c x_i + s y_i = 0 at theta = atan2(-x_i, y_i) and that + pi
+    kinks = np.concatenate([kinks, kinks + np.pi])
+    ax.plot(np.cos(kinks), np.sin(kinks), "x", color="tab:red", ms=9, mew=2, label="kink: an entry of VZ = 0")
+    ax.set_aspect("equal")
+    ax.set_xlim(-1.5, 1.5)
+    ax.set_ylim(-1.3, 1.3)
+    ax.set_xlabel("cos θ")
+    ax.set_ylabel("sin θ")
+    ax.set_title(f"{branch}: (cos θ, sin θ)", color=colour)
+    fig.legend(*ax.get_legend_handles_labels(), loc="lower center", ncol=2, frameon=False)
+    ax_t.set_axis_off()
+    nz = y != 0
+    ts = -x[nz] / y[nz]
+    for row, (sigma, style) in enumerate(((1, "-"), (-1, "--"))):
+        level = 0.6 - 0.6 * row
+        ax_t.plot([-np.pi / 2, np.pi / 2], [level, level], style, color=colour, lw=2.5)
+        ax_t.plot(np.arctan(ts), np.full(ts.size, level), "x", color="tab:red", ms=9, mew=2)
+        ax_t.plot([-np.pi / 2, np.pi / 2], [level, level], "s", color="tab:purple", mfc="none", ms=10, mew=1.5)
+        ax_t.text(-np.pi / 2, level + 0.12, f"σ = {sigma:+d}: t = tan θ from −∞ (left) to +∞ (right)", ha="left")
+    ax_t.set_xlim(-np.pi / 2 - 0.2, np.pi / 2 + 0.2)
+    ax_t.set_ylim(-0.3, 1.0)
+    ax_t.set_title("the same points on the t axes: kinks at t = −x_i/y_i")
+    fig.tight_layout(rect=(0, 0.14, 1, 1))
     return fig

@@ -79,7 +79,7 @@ def diagonal_signs_figure(R_classical: np.ndarray, R_fixed: np.ndarray, det: flo
     fig, axes = plt.subplots(1, 2, figsize=(9.0, 2.6), sharey=True)
     for ax, R, name in zip(axes, (R_classical, R_fixed), ("classical Givens QR", "with Listing 1's -I fixes")):
         diag = np.diag(R)
-        ax.bar(np.arange(len(diag)), diag, color=["tab:orange" if v < 0 else "tab:blue" for v in diag])
+        ax.bar(np.arange(len(diag)), diag, color=["tab:red" if v < 0 else "tab:gray" for v in diag])
         ax.set_title(f"{name}: {int(np.sum(diag < 0))} entries -1")
         ax.set_xlabel("diagonal index")
         ax.set_ylim(-1.2, 1.2)

@@ -19,7 +19,7 @@ KIND_MARKERS = {"min": "v", "max": "^", "other": "D", "flat": "s"}
 
 
 def two_circles_figure(angles: Sequence[float] = (0.0, np.pi / 3, np.pi), figsize=(8.5, 4.0)):
-    """O(2) = two disjoint circles (Lemma 2.4), and det along a straight path between them.
+    """O(2) = two disjoint circles (Lemma 2.5), and det along a straight path between them.
 
     Left: each V in O(2) is drawn by its second column (sin, cos), the same for rot(θ) and
     ref(θ); the two circles are drawn side by side because they are different components.
@@ -98,7 +98,8 @@ def landscape_axes(ax, landscape: dict, critical=(), bs2=(), trajectories: dict 
     ax.set_ylabel("F")
     ax.set_title(title)
     # Below the axes: inside, the legend would hide marks wherever the landscape happens to be.
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3, frameon=False, columnspacing=1.0,
+              handletextpad=0.4)
     return ax
 
 
@@ -124,7 +125,7 @@ def critical_table(points) -> str:
     return "\n".join(lines)
 
 
-def snapshot_figure(snap, figsize=(8.5, 5.0)):
+def snapshot_figure(snap, figsize=(8.5, 4.0)):
     """The explorer's figure for a :class:`~obcd_lite.teaching.o2_explorer.Snapshot`: the landscape
     with critical points, BS_2-points and both trajectories."""
     paths = {"Cayley (Wen–Yin)": (snap.cayley.branches, snap.cayley.thetas, snap.cayley.values),
@@ -133,3 +134,20 @@ def snapshot_figure(snap, figsize=(8.5, 5.0)):
     title = (f"T = [[{T[0, 0]:.2f}, {T[0, 1]:.2f}], [{T[1, 0]:.2f}, {T[1, 1]:.2f}]], μ = {snap.mu:.2f}, "
              f"α = {snap.alpha:.2g}: {len(snap.critical)} critical, {len(snap.bs2)} BS₂")
     return landscape_figure(snap.landscape, snap.critical, snap.bs2, paths, title, figsize)
+
+
+def orbit_figure(orbit: dict, figsize=(4.0, 4.0)):
+    """The k rotations of :func:`~obcd_lite.teaching.o2_explorer.rotation_orbit` on the rotation circle."""
+    fig, ax = plt.subplots(figsize=figsize)
+    t = np.linspace(0.0, 2 * np.pi, 200)
+    ax.plot(np.sin(t), np.cos(t), color=BRANCH_COLORS["rot"], lw=1.5)
+    V = orbit["matrices"]
+    ax.plot(V[:, 0, 1], V[:, 1, 1], "o", color=BRANCH_COLORS["rot"], ms=8)
+    ax.set_aspect("equal")
+    ax.set_xlim(-1.3, 1.3)
+    ax.set_ylim(-1.3, 1.3)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_title(f"rot(2πj/{orbit['k']}), j = 0..{orbit['k'] - 1}")
+    fig.tight_layout()
+    return fig

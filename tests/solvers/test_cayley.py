@@ -1,4 +1,4 @@
-"""The Cayley method (Wen & Yin 2013, Appendix C.1), Lemma A.2, and OBCD on the 2x2 examples."""
+"""The Cayley method (Wen & Yin 2013, Appendix C.1), Lemma A.3, and OBCD on the 2x2 examples."""
 from __future__ import annotations
 
 import numpy as np

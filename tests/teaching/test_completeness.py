@@ -344,3 +344,14 @@ def test_sign_fix_fires_at_most_once_per_column(n, order):
         assert out.sign_fixes <= n - 1
         assert np.allclose(out.R, np.diag([1.0] * (n - 1) + [float((-1) ** seed)]), atol=1e-12)
         assert np.allclose(compose(out.factors, n), out.R @ D, atol=1e-12)
+
+
+@pytest.mark.parametrize("n", [3, 4, 6])
+def test_angle_jacobian_has_full_rank_dim_o_n(n):
+    """C(n, 2) one-angle factors: the derivative of the product is onto the tangent space (notebook 03)."""
+    from obcd_lite.teaching.completeness import angle_jacobian_rank
+
+    for order in ORDERS:
+        factors = jacobi_givens_qr(random_orthogonal(n, -1, n), order)
+        assert angle_jacobian_rank(factors, n) == comb(n, 2)
+    assert angle_jacobian_rank(jacobi_givens_qr(random_orthogonal(n, 1, 0))[:-1], n) == comb(n, 2) - 1

@@ -1,4 +1,4 @@
-"""Critical points and BS_2-points over O(2) (Remark 2.5, Appendix C.1, Definitions 3.4 and 3.6).
+"""Critical points and BS_2-points over O(2) (Remark 2.6, Appendix C.1, Definitions 3.4 and 3.6).
 
 The reference used here is independent of obcd_lite.teaching.critical_points: F is evaluated entrywise
 on a dense grid of each circle and discrete local extrema are read off; criticality is tested in
@@ -28,7 +28,7 @@ SPACING = 2 * np.pi / GRID
 
 
 def dense_circle(branch: str, n: int = GRID):
-    """(thetas, matrices of shape (n, 2, 2)) written out entry by entry from Lemma 2.4."""
+    """(thetas, matrices of shape (n, 2, 2)) written out entry by entry from Lemma 2.5."""
     t = np.arange(n) * 2 * np.pi / n
     c, s = np.cos(t), np.sin(t)
     if branch == "rot":
@@ -152,7 +152,7 @@ def test_unique_bs2_point_is_the_dense_global_minimum(T, mu, branch, value):
 
 
 def test_second_example_global_minimum_is_a_rotation():
-    """Remark 2.5 says reflections give the lower value; for F_2 the rotation I wins (12 < 16)."""
+    """Remark 2.6 says reflections give the lower value; for F_2 the rotation I wins (12 < 16)."""
     land = landscape_2x2(B, 5.0, np.arange(GRID) * SPACING)
     assert land["rot"].min() == pytest.approx(12.0) and land["ref"].min() == pytest.approx(16.0)
 
@@ -270,3 +270,23 @@ def test_critical_count_exercise_helper(capsys):
     assert "16 critical points" in capsys.readouterr().out
     counts = {len(critical_points_2x2(B, mu)) for mu in np.linspace(0.0, 10.0, 401)}
     assert 8 not in counts and {4, 12, 16} <= counts
+
+
+@pytest.mark.parametrize("T, mu", [(B, 5.0), (B, 2.0), (np.array([[0.3, -1.2], [0.8, 0.1]]), 0.7)])
+def test_kink_derivatives_are_the_one_sided_derivatives(T, mu):
+    """The interval of Definition 3.4 along the circle equals [F'(theta-), F'(theta+)] (notebook 01)."""
+    from obcd_lite.stiefel import branch_matrix
+    from obcd_lite.teaching.critical_points import kink_derivatives
+
+    def F(branch, theta):
+        V = branch_matrix(branch, theta)
+        return np.sum((V - T) ** 2) + mu * np.sum(np.abs(V))
+
+    step = 1e-7
+    for branch in ("rot", "ref"):
+        for theta in (0.0, np.pi / 2, np.pi, 3 * np.pi / 2, 0.4, 2.0):
+            left, right = kink_derivatives(branch_matrix(branch, theta), T, mu)
+            value = F(branch, theta)
+            assert left == pytest.approx((value - F(branch, theta - step)) / step, abs=1e-5)
+            assert right == pytest.approx((F(branch, theta + step) - value) / step, abs=1e-5)
+            assert left <= right + 1e-12

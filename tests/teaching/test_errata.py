@@ -1,4 +1,9 @@
-"""Each row of obcd_lite.teaching.symbolic.ERRATA (the notebook's errata table) is backed by a test here."""
+"""Each row of obcd_lite.teaching.errata.ERRATA (the notebooks' errata tables) is backed by a test here,
+and the paper's theorem numbers used in the suite are checked against its counters."""
+import os
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -8,6 +13,7 @@ from sympy.parsing.sympy_parser import implicit_multiplication_application, pars
 
 from obcd_lite import L0, L1, CappedL1, NonNeg
 from obcd_lite.teaching import symbolic as S
+from obcd_lite.teaching.errata import ERRATA, KINDS, errata_rows, errata_table
 from obcd_lite.teaching.breakpoint_stages import random_instance
 from obcd_lite.subproblem.brute_force import brute_force_2x2
 from obcd_lite.subproblem.breakpoint import (branch_coefficients, candidate_set, quartic_coefficients, quartic_real_roots,
@@ -15,9 +21,14 @@ from obcd_lite.subproblem.breakpoint import (branch_coefficients, candidate_set,
 
 
 def test_every_erratum_names_a_test_of_this_module():
-    names = {r["test"] for r in S.ERRATA}
+    names = {r["test"] for r in ERRATA}
     assert names <= set(globals()), names - set(globals())
-    assert len(names) == len(S.ERRATA)
+    assert len(names) == len(ERRATA)
+    assert {r["kind"] for r in ERRATA} <= set(KINDS) and {r["notebook"] for r in ERRATA} == {"01", "02", "03"}
+    assert sum(len(errata_rows(nb)) for nb in ("01", "02", "03")) == len(ERRATA)
+    assert errata_table("02").startswith("1. [eq. (11), first line] (slip)")
+    with pytest.raises(ValueError, match="notebook"):
+        errata_rows("04")
 
 
 @pytest.mark.parametrize("h, seed, gap", [(L0(0.3), 0, 0.25), (L1(0.5), 0, 0.015)], ids=["l0", "l1"])
@@ -109,7 +120,7 @@ def test_quartic_closed_form():
 
     assert S.quartic_agreement(nudged) == [True, True, True, True, False]
     # the closed forms printed in the errata table (read from its text) are the ones sympy derives
-    (row,) = [r for r in S.ERRATA if r["test"] == "test_quartic_closed_form"]
+    (row,) = [r for r in ERRATA if r["test"] == "test_quartic_closed_form"]
     names = {"a": S.a, "b": S.b, "w": S.w, "d": S.d}
     transformations = standard_transformations + (implicit_multiplication_application,)
     printed = dict(item.split("=") for item in row["correct"].replace("^", "**").split(", "))
@@ -143,3 +154,291 @@ def test_identity_qt_double_root():
     assert np.all(cq - e == 0) and np.all(d == 0)
     for h in (L1(0.5), L0(0.3)):
         assert solve_2x2_full(Qt, P, Z, h).value == pytest.approx(brute_force_2x2(Qt, P, Z, h).value, abs=1e-7)
+
+
+# --- notebook 01 ------------------------------------------------------------------------------------------
+
+F1 = (np.array([[1.0, 0.0], [-1.0, -1.0]]), 0.0)
+F2 = (np.array([[1.0, 0.0], [1.0, 2.0]]), 5.0)
+
+
+def test_f2_has_16_critical_points():
+    from obcd_lite.teaching.critical_points import critical_points_2x2, criticality_residual, sampled_extrema_2x2
+
+    points = critical_points_2x2(*F2)
+    assert len(points) == 16 and sum(not p.smooth for p in points) == 8
+    assert max(criticality_residual(p.V, *F2) for p in points) < 1e-12
+    assert len(sampled_extrema_2x2(*F2)) == 16  # a brute-force scan agrees
+
+
+def test_remark_2_6_reflections_win_only_for_f1():
+    from obcd_lite.teaching.critical_points import critical_points_2x2
+
+    def best(T, mu, branch):
+        return min(p.value for p in critical_points_2x2(T, mu) if p.branch == branch)
+
+    assert best(*F1, "ref") == pytest.approx(5 - 2 * np.sqrt(5)) and best(*F1, "rot") == pytest.approx(3.0)
+    assert best(*F2, "rot") == pytest.approx(12.0) and best(*F2, "ref") == pytest.approx(16.0)
+
+
+def _bs2_by_brute_force(T, mu, alpha, points, grid=4000):
+    """X is BS2 iff F(V X) + alpha/2 ||V - I||^2 >= F(X) for all V in O(2) (n = k = 2, exact Q: K is
+    exactly this plus a constant). Checked on a dense grid of both circles, refined near V = I."""
+    from obcd_lite.stiefel import branch_matrix
+
+    thetas = np.concatenate([np.linspace(0, 2 * np.pi, grid, endpoint=False), np.linspace(-0.05, 0.05, 201)])
+    V = np.concatenate([branch_matrix("rot", thetas), branch_matrix("ref", thetas)])
+    prox = 0.5 * alpha * np.sum((V - np.eye(2)) ** 2, axis=(1, 2))
+    found = []
+    for p in points:
+        VX = V @ p.V
+        F = np.sum((VX - T) ** 2, axis=(1, 2)) + mu * np.sum(np.abs(VX), axis=(1, 2))
+        found.append(bool(np.min(F + prox) >= p.value - 1e-9))
+    return found
+
+
+@pytest.mark.parametrize("example, alphas_counts", [
+    (F1, [(1e-5, 1), (np.sqrt(5) - 1 - 1e-3, 1), (np.sqrt(5) - 1 + 1e-3, 2), (np.sqrt(5) + 1 - 1e-3, 2),
+          (np.sqrt(5) + 1 + 1e-3, 4)]),
+    (F2, [(1e-5, 1), (1.99, 1), (2.01, 4), (3.99, 4), (4.01, 8), (2 * np.sqrt(5) - 1e-3, 8), (9.99, 15), (10.01, 16)]),
+], ids=["F1", "F2"])
+def test_bs2_points_depend_on_alpha(example, alphas_counts):
+    from obcd_lite.teaching.critical_points import bs2_points_2x2, critical_points_2x2
+
+    T, mu = example
+    points = critical_points_2x2(T, mu)
+    for alpha, count in alphas_counts:
+        bs2 = bs2_points_2x2(T, mu, alpha)
+        assert len(bs2) == count, alpha
+        keys = {(p.branch, p.theta) for p in bs2}
+        assert _bs2_by_brute_force(T, mu, alpha, points) == [(p.branch, p.theta) in keys for p in points]
+    if mu:  # F2 between 4 and 2 sqrt 5: exactly the 8 kinks
+        assert all(not p.smooth for p in bs2_points_2x2(T, mu, 4.2))
+
+
+def test_rotation_convention_of_lemma_2_5_proof():
+    from obcd_lite.stiefel import ref, rot
+
+    th = sp.symbols("theta", real=True)
+    c, s = sp.cos(th), sp.sin(th)
+    lemma_rot, lemma_ref = sp.Matrix([[c, s], [-s, c]]), sp.Matrix([[-c, s], [s, c]])
+    proof_rot = sp.Matrix([[c, -s], [s, c]])
+    assert sp.simplify(proof_rot - lemma_rot.subs(th, -th)) == sp.zeros(2, 2)
+    assert sp.simplify(proof_rot - lemma_rot) != sp.zeros(2, 2)
+    assert sp.simplify(lemma_rot.det()) == 1 and sp.simplify(lemma_ref.det()) == -1  # the det line means ref
+    np.testing.assert_allclose(rot(0.3), np.array(lemma_rot.subs(th, 0.3), dtype=float))  # the suite: the lemma's
+    np.testing.assert_allclose(ref(0.3), np.array(lemma_ref.subs(th, 0.3), dtype=float))
+
+
+def _sparse_pca_block(alpha):
+    from obcd_lite import random_stiefel, sparse_pca
+    from obcd_lite.subproblem import block_data
+
+    rng = np.random.default_rng(1)
+    A = rng.standard_normal((12, 6))
+    problem = sparse_pca(A.T @ A / 12, L1(0.3))
+    X = random_stiefel(6, 3, rng)
+    B = np.array([1, 4])
+    Qt, P, Z, _ = block_data(problem, X, problem.grad(X), B, alpha, "exact")
+    return problem, X, B, Qt, P, Z
+
+
+def test_theorem_3_8_b_step_5_is_an_inequality():
+    from obcd_lite.stiefel import branch_matrix
+    from obcd_lite.subproblem import majorizer_value
+
+    for alpha in (0.5, 1e-9):
+        problem, X, B, Qt, P, Z = _sparse_pca_block(alpha)
+        K_I = majorizer_value(Qt, P, np.eye(2), Z, problem.h)  # its last argument is V Z
+        gaps = []
+        for branch in ("rot", "ref"):
+            for theta in np.linspace(0.3, 6.0, 12):
+                V = branch_matrix(branch, theta)
+                XB = X.copy()
+                XB[B] = V @ X[B]
+                K = majorizer_value(Qt, P, V, V @ Z, problem.h) - K_I + problem.F(X)  # K(I; X, B) = F(X)
+                gaps.append(K - problem.F(XB))
+        assert min(gaps) >= -1e-10  # K majorizes F along the block: ">=" always
+        if alpha > 1e-6:
+            assert min(gaps) > 1e-3  # and strictly: step 5's "=" is false
+
+
+def test_eq_11_needs_the_other_rows_of_h():
+    problem, X, B, _, _, _ = _sparse_pca_block(0.5)
+    others = np.setdiff1d(np.arange(6), B)
+    f_X = problem.F(X) - problem.h(X)
+    first_line_at_I = f_X + problem.h(X[B])  # V = I: the inner product and the prox term vanish
+    assert problem.F(X) > first_line_at_I + 0.1  # the line as printed is not an upper bound
+    assert problem.F(X) == pytest.approx(first_line_at_I + problem.h(X[others]))  # with h(U_Bc^T X) it is
+
+
+def test_linear_term_is_k_by_k():
+    problem, X, B, _, _, _ = _sparse_pca_block(0.5)
+    G = problem.grad(X)
+    papers = G[B].T @ X[B]
+    assert papers.shape == (3, 3)  # r x r: cannot be paired with a k x k V
+    np.testing.assert_allclose(G[B] @ X[B].T, (G @ X.T)[np.ix_(B, B)])  # the k x k term of eq. (11)
+
+
+def test_capped_l1_uses_min():
+    tau, X = 0.4, np.array([[0.0, 0.1], [-0.9, 0.4]])
+    assert CappedL1(1.0, tau)(X) == pytest.approx(np.sum(np.minimum(np.abs(X), tau)))
+    assert np.sum(np.maximum(np.abs(X), tau)) != pytest.approx(CappedL1(1.0, tau)(X))
+    assert CappedL1(1.0, tau)(np.zeros((3, 2))) == 0.0 and np.sum(np.maximum(np.zeros((3, 2)), tau)) == pytest.approx(2.4)
+
+
+# --- notebook 03 ------------------------------------------------------------------------------------------
+
+def test_givens_qr_r_is_upper_triangular():
+    from obcd_lite.teaching.completeness import givens, givens_qr_rotations_only, random_orthogonal
+
+    rng = np.random.default_rng(0)
+    R = rng.standard_normal((5, 5))  # any matrix: Listing 1's loop without its sign fixes
+    for j in range(4):
+        for q in range(4, j, -1):
+            V = givens(R[q - 1, j], R[q, j])
+            R[[q - 1, q]] = V.T @ R[[q - 1, q]]
+    assert np.allclose(np.tril(R, -1), 0, atol=1e-12) and not np.allclose(np.triu(R, 1), 0)
+    out = givens_qr_rotations_only(random_orthogonal(5, -1, 1), fix_signs=False)
+    assert np.allclose(out.R, np.diag(np.diag(out.R)), atol=1e-12)  # orthogonal + triangular: diagonal
+
+
+def test_lemma_a5_is_true_as_stated():
+    from obcd_lite.teaching.completeness import random_orthogonal
+
+    J = np.eye(5)[::-1]
+    for seed in range(5):
+        X = random_orthogonal(5, (-1) ** seed, seed)
+        Q1, R1 = np.linalg.qr(J @ X @ J)
+        Q, R = J @ Q1 @ J, J @ R1 @ J  # X = Q R with R lower triangular (R_ij = 0 for i < j)
+        assert np.allclose(Q @ R, X) and np.allclose(np.triu(R, 1), 0)
+        assert np.allclose(R, np.diag(np.sign(np.diag(R))), atol=1e-12)  # the lemma: diagonal, +-1
+        assert np.allclose(R, Q.T @ X) and not np.allclose(R, Q @ X)  # R = Q^T X, not Q X
+
+
+def test_sign_fix_count_depends_on_d():
+    from obcd_lite.teaching.completeness import givens_qr_rotations_only, random_orthogonal
+
+    counts = {givens_qr_rotations_only(random_orthogonal(6, 1, seed)).sign_fixes for seed in range(200)}
+    assert counts <= set(range(6)) and len(counts) >= 4 and counts != {4}
+    assert givens_qr_rotations_only(np.eye(6)).sign_fixes == 0
+
+
+def test_distinct_pairs_order():
+    from obcd_lite.teaching.completeness import compose, jacobi_givens_qr, random_orthogonal
+
+    D = random_orthogonal(6, -1, 2)
+    for order, distinct in (("paper", 5), ("distinct", 15)):
+        factors = jacobi_givens_qr(D, order)
+        assert len({(i, j) for i, j, _ in factors}) == distinct and np.allclose(compose(factors, 6), D)
+
+
+@pytest.mark.parametrize("n", [4, 5, 6, 7])
+def test_corollary_3_2_statement(n):
+    from math import comb
+
+    from obcd_lite.teaching.completeness import (compose, distinct_block_factors, embed_factors, jacobi_givens_qr,
+                                                 random_orthogonal, three_block_factors)
+
+    for det in (1, -1):
+        D = random_orthogonal(n, det, n)
+        pairs = jacobi_givens_qr(D, "distinct")
+        assert len(embed_factors(pairs, n, n - 1)) == comb(n, 2) > comb(n, n - 1)  # the proof's count
+        for k in range(2, n - 1):
+            blocks = distinct_block_factors(pairs, n, k)
+            assert len(blocks) == comb(n, k) == len({b for b, _ in blocks})
+            assert np.allclose(compose(blocks, n), D, atol=1e-12)
+        three = three_block_factors(D)  # k = n - 1: three distinct blocks, the rest V = I
+        assert len({b for b, _ in three}) == 3 and all(len(b) == n - 1 for b, _ in three)
+        assert np.allclose(compose(three, n), D, atol=1e-12)
+
+
+def _listing_1(D, fix):
+    """Listing 1 written out from the paper (neighbouring rows, bottom to top), on R = D^T, with the
+    sign fix matrix ``fix`` at lines 7-10 (-I in the listing, diag(-1, 1) in its footnote)."""
+    from obcd_lite.teaching.completeness import givens
+
+    n = D.shape[0]
+    R, Vs = D.T.copy(), []
+    for j in range(n - 1):
+        for i in range(n - 1, j, -1):
+            V = givens(R[i - 1, j], R[i, j])
+            R[[i - 1, i]] = V.T @ R[[i - 1, i]]
+            Vs.append(V)
+            if i == j + 1 and R[i - 1, i - 1] < 0:
+                R[[i - 1, i]] = fix.T @ R[[i - 1, i]]
+                Vs.append(fix)
+    if R[n - 1, n - 1] < 0:
+        R[[n - 2, n - 1]] = np.diag([1.0, -1.0]) @ R[[n - 2, n - 1]]
+        Vs.append(np.diag([1.0, -1.0]))
+    assert np.allclose(R, np.eye(n), atol=1e-10)
+    return [k for k, V in enumerate(Vs) if np.linalg.det(V) < 0], len(Vs)
+
+
+def test_listing_1_footnote_moves_the_reflection():
+    from obcd_lite.teaching.completeness import random_orthogonal
+
+    listing, footnote = [], []
+    for seed in range(40):
+        D = random_orthogonal(6, (-1) ** seed, seed)
+        refl, total = _listing_1(D, -np.eye(2))
+        listing.append((len(refl), refl == [total - 1] if refl else True, np.linalg.det(D)))
+        footnote.append((len(_listing_1(D, np.diag([-1.0, 1.0]))[0]), np.linalg.det(D)))
+    # Listing 1: one reflection, the last step, exactly when det D = -1 (point d)
+    assert all(count == (det < 0) and last for count, last, det in listing)
+    # the footnote's variant: reflections at the sign fixes too, also for det D = +1
+    assert any(count >= 2 for count, det in footnote if det > 0)
+    assert all(count % 2 == (det < 0) for count, det in footnote)  # only the parity is fixed
+
+
+# --- the paper's theorem numbers ----------------------------------------------------------------------------
+
+#: The numbers the suite uses, with the LaTeX label (or a phrase of the statement) they must point to.
+PAPER_NUMBERS = {
+    "Lemma 2.3": "lemma:2by2:reduction", "Lemma 2.5": "lemma:rotation", "Remark 2.6": "rek:one:dim",
+    "Theorem 3.1": "theorem:orth:representation", "Corollary 3.2": "corollary:orth:representation",
+    "Definition 3.4": "lemma:c:and:local:point", "Definition 3.6": "Block-$k$ Stationary Point",
+    "Theorem 3.8": "theorem:relation", "Theorem 4.2": "the:convergence", "Lemma A.3": "lemma:C:transform",
+    "Lemma A.5": "eq:myQR", "Lemma B.1": "lemma:one:dim:tan", "Lemma C.1": "lemma:2by2:reduction:2",
+    "Lemma C.2": "lemma:I:matrix",
+}
+#: Numbers an earlier version of the suite used for some of the above (off by one somewhere).
+RETIRED_NUMBERS = ("Lemma 2.4", "Remark 2.5", "Lemma A.2", "Definition 3.7", "Lemma C.3")
+PAPER = os.environ.get("OBCD_PAPER", "/work/shared/paper/obcd-paper.tex")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _paper_counters(tex: str) -> dict:
+    """'Kind S.N' -> the 300 characters after \\begin{kind}: one counter per section shared by all
+    environments (\\newtheorem{x}[theorem]), letters after \\appendix; commented lines skipped."""
+    names = {"theorem": "Theorem", "proposition": "Proposition", "lemma": "Lemma", "corollary": "Corollary",
+             "definition": "Definition", "assumption": "Assumption", "remark": "Remark"}
+    lines = [line for line in tex.splitlines() if not line.lstrip().startswith("%")]
+    text = "\n".join(lines)
+    found, section, count, appendix = {}, 0, 0, False
+    for m in re.finditer(r"\\appendix|\\section\{|\\begin\{(\w+)\}", text):
+        if m.group(0) == "\\appendix":
+            if not appendix:
+                appendix, section = True, 0
+        elif m.group(0) == "\\section{":
+            section, count = section + 1, 0
+        elif m.group(1) in names:
+            count += 1
+            label = chr(64 + section) if appendix else str(section)
+            found[f"{names[m.group(1)]} {label}.{count}"] = text[m.end():m.end() + 300]
+    return found
+
+
+@pytest.mark.skipif(not Path(PAPER).exists(), reason="the paper's LaTeX source is not on this machine")
+def test_theorem_numbers_match_the_papers_counters():
+    counters = _paper_counters(Path(PAPER).read_text())
+    for number, marker in PAPER_NUMBERS.items():
+        assert marker in counters[number], (number, marker)
+
+
+def test_no_retired_theorem_numbers_in_the_suite():
+    files = [*ROOT.joinpath("obcd_lite").rglob("*.py"), *ROOT.joinpath("notebooks").glob("*.ipynb")]
+    for path in files:
+        text = path.read_text()
+        for old in RETIRED_NUMBERS:
+            assert old not in text, f"{path.relative_to(ROOT)} still says {old}"

@@ -23,7 +23,7 @@ def test_figure_has_both_branches_and_the_chosen_star():
 def test_legend_lists_every_marker_and_axes_are_labelled():
     fig = stepper_figure(stepper_state(0, "l0", 3))
     texts = [t.get_text() for legend in fig.legends for t in legend.get_texts()]
-    assert all(label in texts for label in KIND_LABELS.values()) and "◇ V = I" in texts
+    assert all(label in texts for label in KIND_LABELS.values()) and "V = I" in texts
     assert fig.axes[0].get_ylabel()
     matplotlib.pyplot.close(fig)
     Qt, P, Z = random_instance(0)
@@ -37,4 +37,19 @@ def test_legend_lists_every_marker_and_axes_are_labelled():
 def test_stage_0_is_not_an_empty_picture():
     fig = stepper_figure(stepper_state(0, "l1", 0))
     assert any("stage 0" in t.get_text() for t in fig.axes[0].texts)
+    matplotlib.pyplot.close(fig)
+
+
+def test_half_circles_figure_marks_both_kinks_of_each_entry():
+    from obcd_lite.subproblem import branch_coefficients
+    from obcd_lite.viz.breakpoint import half_circles_figure
+
+    *_, x, y = branch_coefficients(*random_instance(0))
+    fig = half_circles_figure(x[0], y[0])
+    kinks = [ln for ln in fig.axes[0].get_lines() if ln.get_label().startswith("kink")]
+    (line,) = kinks
+    c, s = line.get_data()
+    assert len(c) == 2 * x.shape[1]
+    entries = np.outer(c, x[0]) + np.outer(s, y[0])  # c x_i + s y_i at each marked angle
+    assert np.all(np.min(np.abs(entries), axis=1) < 1e-12)
     matplotlib.pyplot.close(fig)

@@ -33,5 +33,5 @@ def test_branches_use_the_one_palette_and_text_is_readable():
     assert colours["reflections ref(θ), det = −1"] == BRANCH_COLORS["ref"]
     assert 8.0 <= fig.get_size_inches()[0] <= 9.0
     sizes = [t.get_fontsize() for t in ax.get_legend().get_texts()] + [ax.title.get_fontsize()]
-    assert min(sizes) >= 9
+    assert min(sizes) >= 10
     plt.close(fig)

@@ -1,0 +1,87 @@
+"""Build the student edition of the notebooks: answers become placeholders, solutions go.
+
+    python tools/student_edition.py [--src notebooks] [--out build/student]
+
+In the instructor notebooks (``notebooks/NN_*.ipynb``, stored with outputs and checked by nbval):
+
+* a code cell tagged ``answer`` holds the exercise's answer lines, each ending in ``# answer``;
+  in the student edition every such line ``target = value  # answer`` becomes
+  ``target = ...  # your answer`` (one ``...`` per target of a tuple assignment);
+* a cell tagged ``check`` runs the exercise's check: with a placeholder it fails with its hint;
+* cells tagged ``solution`` are removed.
+
+Every output, execution count and the stored widget state are cleared (outputs would show the
+answers). Needs only the standard library and nbformat.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+
+ANSWER_LINE = re.compile(r"^(?P<indent>\s*)(?P<targets>[A-Za-z_][\w\s,]*?)\s*=(?!=)\s*(?P<value>.+?)\s*#\s*answer\s*$")
+PLACEHOLDER_COMMENT = "# your answer"
+
+
+def placeholder_line(line: str) -> str:
+    """``a, b = 1, 2  # answer`` -> ``a, b = ..., ...  # your answer``; other lines unchanged."""
+    m = ANSWER_LINE.match(line)
+    if m is None:
+        return line
+    targets = [t.strip() for t in m["targets"].split(",") if t.strip()]
+    dots = ", ".join("..." for _ in targets)
+    return f"{m['indent']}{', '.join(targets)} = {dots}  {PLACEHOLDER_COMMENT}"
+
+
+def student_notebook(nb):
+    """The student edition of one notebook (a new object; ``nb`` is not changed)."""
+    nb = nbformat.from_dict(nb)  # a deep copy
+    cells = []
+    for cell in nb.cells:
+        tags = cell.metadata.get("tags", [])
+        if "solution" in tags:
+            continue
+        if "answer" in tags:
+            lines = cell.source.splitlines()
+            new = [placeholder_line(line) for line in lines]
+            if new == lines:
+                raise ValueError(f"a cell tagged 'answer' has no line ending in '# answer':\n{cell.source}")
+            cell.source = "\n".join(new)
+        if cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
+        cells.append(cell)
+    nb.cells = cells
+    nb.metadata.pop("widgets", None)
+    return nb
+
+
+def build(src: Path, out: Path) -> list[Path]:
+    """Write the student edition of every ``src/NN_*.ipynb`` into ``out``; returns the written paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path in sorted(src.glob("[0-9][0-9]_*.ipynb")):
+        target = out / path.name
+        nbformat.write(student_notebook(nbformat.read(path, as_version=4)), target)
+        written.append(target)
+    if not written:
+        raise FileNotFoundError(f"no notebooks NN_*.ipynb in {src}")
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    root = Path(__file__).resolve().parents[1]
+    parser.add_argument("--src", type=Path, default=root / "notebooks")
+    parser.add_argument("--out", type=Path, default=root / "build" / "student")
+    args = parser.parse_args(argv)
+    for path in build(args.src, args.out):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
