@@ -1,6 +1,5 @@
 """Optimality along the paper's hierarchy: critical, BS_2, BS_3, ..., global (Section 3).
 
-<<<<<<< HEAD
 * :mod:`.criticality` — critical points (Definition 3.4): ``riemannian_residual``, ``is_critical``;
 * :mod:`.block_stationarity` — BS_k (Definition 3.6, exhaustive or sampled) and the eps-BS_k
   measure (Definition 4.1); ``riemannian_gradient_norm`` (criticality for h = 0);
@@ -9,10 +8,6 @@
 
 Theorem 3.8(a), "every BS_2 point is critical", holds for h = 0 and X >= 0 but not for l1 or l0
 (pair-wise subgradients need not agree); see :mod:`.hierarchy` and notebook 05.
-=======
-* :mod:`.block_stationarity` — BS_k (Definition 3.6): ``block_gaps``, ``is_block_stationary``;
-  ``riemannian_gradient_norm`` (criticality for h = 0).
->>>>>>> issue-nb13
 """
 from .block_stationarity import (BlockReport, block_gaps, block_report, eps_bs_measure, is_block_stationary,
                                  riemannian_gradient_norm, sample_blocks)

@@ -1,6 +1,5 @@
 """Block-k stationarity (Definition 3.6) and the eps-BS_k measure (Definition 4.1).
 
-<<<<<<< HEAD
 A point X is a block-k stationary point (BS_k) when, for every working set B of size k, V = I_k
 is a global minimizer of the majorizer K(V; X, B) of eq. (11). The test solves each block
 subproblem globally (the breakpoint search for k = 2; the SVD of Lemma 2.3(b) for k > 2, which
@@ -13,12 +12,6 @@ block fails but only estimate "BS_k" when none does.
 
 Theorem 3.8(a) (BS_2 => critical) does not hold for every h: it holds for h = 0 and X >= 0, and
 fails for l1 and l0 (see :mod:`obcd_lite.optimality.hierarchy` and notebook 05 for the witnesses).
-=======
-A point X is a block-k stationary point (BS_k, Definition 3.6) when, for every working set B of
-size k, V = I_k is a global minimizer of the majorizer K(V; X, B) of eq. (11). The test solves
-each block subproblem globally (the breakpoint search for k = 2; the SVD of Lemma 2.3(b) for
-k > 2, h = 0, scalar Q) and reports the gap K(I; X, B) - min_V K(V; X, B) >= 0.
->>>>>>> issue-nb13
 """
 from __future__ import annotations
 
@@ -143,7 +136,6 @@ def block_gaps(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact",
 
 
 def is_block_stationary(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact",
-<<<<<<< HEAD
                         tol: float = 1e-10, sample: int | None = None, rng=None) -> bool:
     """Whether X is a BS_k point: every block gap <= tol (1 + |F(X)|) (Definition 3.6)."""
     return block_report(problem, X, k, alpha=alpha, Q=Q, tol=tol, sample=sample, rng=rng).stationary
@@ -163,13 +155,6 @@ def eps_bs_measure(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exa
     dists = [0.0 if report.gaps[B] <= report.tol else float(np.sum((V - np.eye(k)) ** 2))
              for B, V in report.minimizers.items()]
     return float(np.mean(dists))
-=======
-                        tol: float = 1e-10) -> bool:
-    """Whether X is a BS_k point: every block gap <= tol (1 + |F(X)|) (Definition 3.6)."""
-    tol = check_nonnegative(tol, "tol")
-    gaps = block_gaps(problem, X, k, alpha=alpha, Q=Q)
-    return max(gaps.values()) <= tol * (1.0 + abs(problem.F(np.asarray(X, dtype=float))))
->>>>>>> issue-nb13
 
 
 def riemannian_gradient_norm(problem, X) -> float:
