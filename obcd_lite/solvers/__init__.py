@@ -12,6 +12,9 @@ before doing any work. :data:`SOLVERS` maps the registry names to the functions;
 from __future__ import annotations
 
 from .cayley import cayley_method
+
+from .radmm import radmm
+from .soc import soc
 from .obcd import obcd, working_sets
 
 #: Registry name -> solver function.
