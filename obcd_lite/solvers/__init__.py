@@ -6,21 +6,26 @@ Every solver is called as ::
            log_every=..., **options) -> Result
 
 and declines a problem it cannot handle with a ``NotImplementedError`` naming the penalty,
-before doing any work. :data:`SOLVERS` maps the registry names to the functions; the modules are
+before doing any work. The infeasible (splitting / penalty) baselines "soc", "radmm" and "psm"
+return their copy of X on St(n, r), scored honestly (:mod:`obcd_lite.solvers.infeasible`).
+:data:`SOLVERS` maps the registry names to the functions; the modules are
 ``obcd_lite.solvers.<name>`` (``from obcd_lite import obcd`` is the function).
 """
 from __future__ import annotations
 
 from .cayley import cayley_method
-
+from .obcd import obcd, working_sets
+from .psm import psm
 from .radmm import radmm
 from .soc import soc
-from .obcd import obcd, working_sets
 
 #: Registry name -> solver function.
 SOLVERS = {
     "obcd": obcd,
     "cayley": cayley_method,
+    "soc": soc,
+    "radmm": radmm,
+    "psm": psm,
 }
 
 
@@ -32,4 +37,4 @@ def get_solver(name: str):
         raise ValueError(f"unknown solver {name!r}; valid names: {', '.join(sorted(SOLVERS))}") from None
 
 
-__all__ = ["SOLVERS", "get_solver", "obcd", "cayley_method", "working_sets"]
+__all__ = ["SOLVERS", "get_solver", "obcd", "cayley_method", "working_sets", "soc", "radmm", "psm"]

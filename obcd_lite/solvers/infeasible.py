@@ -59,9 +59,11 @@ def has_surrogate(problem) -> bool:
     return isinstance(problem.h, NonNeg)
 
 
-def nonneg_surrogate(problem, X: np.ndarray, weight: float = SURROGATE_WEIGHT) -> float:
-    """f(X) + weight ||min(0, X)||_F, the paper's score of an infeasible X >= 0 run (App. E.1)."""
-    return float(problem.f(X)) + weight * float(np.linalg.norm(np.minimum(X, 0.0)))
+def nonneg_surrogate(problem, X: np.ndarray, weight: float = SURROGATE_WEIGHT, f: float | None = None) -> float:
+    """f(X) + weight ||min(0, X)||_F, the paper's score of an infeasible X >= 0 run (App. E.1);
+    ``f`` is f(X) when the caller has it."""
+    f = float(problem.f(X)) if f is None else float(f)
+    return f + weight * float(np.linalg.norm(np.minimum(X, 0.0)))
 
 
 def paper_count_F(problem, X: np.ndarray, tol: float = PAPER_ZERO_TOL) -> float:
@@ -69,11 +71,12 @@ def paper_count_F(problem, X: np.ndarray, tol: float = PAPER_ZERO_TOL) -> float:
     return float(problem.f(X)) + float(problem.h(np.where(np.abs(X) <= tol, 0.0, X)))
 
 
-def progress_score(problem, X: np.ndarray, F: float) -> float:
-    """What a stopping rule watches: F where finite, else the surrogate (X >= 0)."""
+def progress_score(problem, X: np.ndarray, F: float, f: float | None = None) -> float:
+    """What a stopping rule watches: F where finite, else the surrogate (X >= 0); ``f`` is f(X)
+    when the caller has it."""
     if np.isfinite(F) or not has_surrogate(problem):
         return F
-    return nonneg_surrogate(problem, X)
+    return nonneg_surrogate(problem, X, f=f)
 
 
 def log_columns(problem, X: np.ndarray, raw: np.ndarray) -> dict:
