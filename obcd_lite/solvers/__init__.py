@@ -5,8 +5,11 @@ Every solver is called as ::
     solver(problem, X0, *, max_iter=None, time_limit=None, rng=None, callback=None,
            log_every=..., **options) -> Result
 
-and declines a problem it cannot handle with a ``NotImplementedError`` naming the penalty,
-before doing any work. :data:`SOLVERS` maps the registry names to the functions; the modules are
+and declines a problem it cannot handle with an ``UnsupportedProblemError`` (a ``NotImplementedError``)
+naming the penalty,
+before doing any work. The infeasible (splitting / penalty) baselines "soc", "radmm" and "psm"
+return their copy of X on St(n, r), scored honestly (:mod:`obcd_lite.solvers.infeasible`).
+:data:`SOLVERS` maps the registry names to the functions; the modules are
 ``obcd_lite.solvers.<name>`` (``from obcd_lite import obcd`` is the function).
 """
 from __future__ import annotations
@@ -14,7 +17,10 @@ from __future__ import annotations
 from .cayley import cayley_method
 from .manpg import manpg, manpg_ada, manpg_subproblem
 from .obcd import obcd, working_sets
+from .psm import psm
+from .radmm import radmm
 from .rsubgrad import rsubgrad
+from .soc import soc
 
 #: Registry name -> solver function.
 SOLVERS = {
@@ -23,6 +29,9 @@ SOLVERS = {
     "manpg": manpg,
     "manpg_ada": manpg_ada,
     "rsubgrad": rsubgrad,
+    "soc": soc,
+    "radmm": radmm,
+    "psm": psm,
 }
 
 
@@ -35,4 +44,4 @@ def get_solver(name: str):
 
 
 __all__ = ["SOLVERS", "get_solver", "obcd", "cayley_method", "working_sets", "manpg", "manpg_ada",
-           "manpg_subproblem", "rsubgrad"]
+           "manpg_subproblem", "rsubgrad", "soc", "radmm", "psm"]
