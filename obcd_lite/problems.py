@@ -113,6 +113,12 @@ class QuadraticProblem:
         G += step
         return change
 
+    def lipschitz(self) -> float:
+        """L = ||C||_2 ||D||_2, the Lipschitz constant of grad f = C X D + L_lin (for ``sparse_pca``
+        2 lambda_max(C), the ManPG reference code's ``2*abs(eigs(B,1))``)."""
+        L = _spectral_norm_large(self.C)
+        return L if self.D is None else L * _spectral_norm_large(self.D)
+
     def check_point(self, X: np.ndarray, name: str = "X0") -> None:
         if X.shape[0] != self.n:
             raise ValueError(f"{name} has {X.shape[0]} rows but C is {self.n} x {self.n}")
@@ -133,6 +139,16 @@ def _norm_sym_2x2(p: float, q: float, s: float) -> float:
 def _spectral_norm_sym(S: np.ndarray) -> float:
     """||S||_2 of a symmetric matrix."""
     return float(np.max(np.abs(np.linalg.eigvalsh(S))))
+
+
+def _spectral_norm_large(S: np.ndarray) -> float:
+    """||S||_2 of a symmetric matrix; Lanczos (ARPACK) above 64 x 64."""
+    if S.shape[0] <= 64:
+        return _spectral_norm_sym(S)
+    from scipy.sparse.linalg import eigsh
+
+    # A fixed start vector keeps the run deterministic (ARPACK's default one is random).
+    return float(abs(eigsh(S, k=1, which="LM", v0=np.ones(S.shape[0]), return_eigenvectors=False)[0]))
 
 
 def sparse_pca(C, h: Penalty | None = None) -> QuadraticProblem:

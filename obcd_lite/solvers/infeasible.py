@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..penalties import NonNeg, Penalty
+from ..penalties import Penalty
 from ..stiefel import feasibility
 from ..validation import STIEFEL_TOL, UnsupportedProblemError, as_matrix, check_stiefel
 
@@ -43,20 +43,9 @@ def check_prox_penalty(problem, solver: str) -> None:
                                       f"(define {type(h).__name__}.prox to use it)")
 
 
-def smooth_lipschitz(problem) -> float:
-    """||C||_2 ||D||_2, the Lipschitz constant of grad f for f = 1/2 tr(X^T C X D) + <X, L>.
-
-    For sparse_pca(C) (C_ours = -2 C) it is 2 ||C||_2 = 2 sigma_max(A)^2 when C = A^T A.
-    """
-    L = float(np.linalg.norm(problem.C, 2))
-    if problem.D is not None:
-        L *= float(np.linalg.norm(problem.D, 2))
-    return L
-
-
 def has_surrogate(problem) -> bool:
-    """Whether the paper scores this problem by its X >= 0 surrogate."""
-    return isinstance(problem.h, NonNeg)
+    """Whether the paper scores this problem by its X >= 0 surrogate (h an indicator: not finite)."""
+    return not problem.h.finite
 
 
 def nonneg_surrogate(problem, X: np.ndarray, weight: float = SURROGATE_WEIGHT, f: float | None = None) -> float:

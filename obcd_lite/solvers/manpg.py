@@ -219,22 +219,6 @@ def _semismooth_newton(X, B, t, h, Lam, tol, max_inner, vech) -> TangentProxStep
     return TangentProxStep(D=Z - X, Lam=Lam, iterations=steps, residual=res, converged=converged)
 
 
-def gradient_lipschitz(problem) -> float:
-    """L = ||C||_2 ||D||_2, the Lipschitz constant of grad f = C X D + L_lin of a QuadraticProblem
-    (for ``sparse_pca`` 2 lambda_max(C), the reference code's ``2*abs(eigs(B,1))``)."""
-    L = _spectral_norm(problem.C)
-    return L if problem.D is None else L * _spectral_norm(problem.D)
-
-
-def _spectral_norm(S: np.ndarray) -> float:
-    if S.shape[0] <= 64:
-        return float(np.max(np.abs(np.linalg.eigvalsh(S))))
-    from scipy.sparse.linalg import eigsh
-
-    # A fixed start vector keeps the run deterministic (ARPACK's default one is random).
-    return float(abs(eigsh(S, k=1, which="LM", v0=np.ones(S.shape[0]), return_eigenvectors=False)[0]))
-
-
 def _check_supported(h: Penalty, solver: str) -> None:
     if not (h.convex and h.finite):
         raise UnsupportedProblemError(
@@ -260,7 +244,7 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
     log_every : history row every this many iterations.
     adaptive : ManPG-Ada's step-size rule (:func:`manpg_ada`).
     tol : stop when ||D||^2 / t^2 < tol; default 1e-8 n r (the demo's).
-    step : t0; default 1/L with L = :func:`gradient_lipschitz` (computed inside the timed run,
+    step : t0; default 1/L with L = :meth:`QuadraticProblem.lipschitz` (computed inside the timed run,
         as the code's ``tic`` covers its ``eigs``).
     inner_iter : Newton-step cap per subproblem (default 100).
     F_target : also stop when F < F_target + 1e-7 (ManPG-Ada's test in the reference comparison).
@@ -292,7 +276,7 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
 
     rec = Recorder(name, problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
                    callback=callback, columns=("alpha", "t", "opt_norm", "inner"))
-    t0 = 1.0 / gradient_lipschitz(problem) if step is None else step
+    t0 = 1.0 / problem.lipschitz() if step is None else step
     t = t0
     vech = _VechIndex(r)
     G = problem.grad(X)

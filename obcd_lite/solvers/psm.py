@@ -44,7 +44,7 @@ from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import polar
 from ..validation import check_nonnegative
 from .infeasible import (HISTORY_COLUMNS, check_prox_penalty, check_start, infeasible_info, log_columns,
-                         progress_score, smooth_lipschitz)
+                         progress_score)
 
 #: max_iter when none is given (the ICML paper's T).
 DEFAULT_MAX_ITER = 1000
@@ -79,7 +79,7 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     """
     check_prox_penalty(problem, "psm")
     X = check_start(problem, X0, "psm")
-    lipschitz = smooth_lipschitz(problem)
+    lipschitz = problem.lipschitz()
     if mu0 is None:
         if lipschitz == 0.0:
             raise ValueError("psm: the default mu0 = 1 / L_f needs L_f = ||C||_2 ||D||_2 > 0; pass mu0")

@@ -43,8 +43,7 @@ import numpy as np
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import polar
 from ..validation import UnsupportedProblemError, check_nonnegative
-from .infeasible import (HISTORY_COLUMNS, check_prox_penalty, check_start, infeasible_info, log_columns,
-                         smooth_lipschitz)
+from .infeasible import (HISTORY_COLUMNS, check_prox_penalty, check_start, infeasible_info, log_columns)
 
 #: max_iter when none is given (the maxiter of the reference demos).
 DEFAULT_MAX_ITER = 20_000
@@ -83,7 +82,7 @@ def soc(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     P = check_start(problem, X0, "soc")
     r = P.shape[1]
     if rho is None or lam is None:
-        lipschitz = smooth_lipschitz(problem)
+        lipschitz = problem.lipschitz()
         if lipschitz == 0.0:
             raise ValueError("soc: the default rho = lam = L_f = ||C||_2 ||D||_2 is 0 for this problem; "
                              "pass rho > 0 and lam > 0")

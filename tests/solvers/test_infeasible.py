@@ -8,7 +8,7 @@ from obcd_lite.penalties import L0, L1, CappedL1, NonNeg, Penalty, Zero
 from obcd_lite.problems import QuadraticProblem, nonneg_pca, randn_covariance, sparse_pca
 from obcd_lite.solvers import SOLVERS, psm, radmm, soc
 from obcd_lite.solvers.infeasible import (check_prox_penalty, check_start, infeasible_info, nonneg_surrogate,
-                                          paper_count_F, progress_score, smooth_lipschitz)
+                                          paper_count_F, progress_score)
 from obcd_lite.stiefel import feasibility, identity_init, random_stiefel
 from obcd_lite.validation import UnsupportedProblemError
 
@@ -60,11 +60,11 @@ def test_progress_score_is_F_where_finite_else_the_surrogate():
     assert progress_score(nn, X, nn.F(X)) == nonneg_surrogate(nn, X)
 
 
-def test_smooth_lipschitz():
+def test_lipschitz_of_the_smooth_part():
     # sparse_pca(C) has f = -tr(X^T C X): grad f = -2 C X, Lipschitz constant 2 ||C||_2.
-    assert smooth_lipschitz(sparse_pca(C)) == pytest.approx(2 * np.linalg.eigvalsh(C)[-1], rel=1e-12)
+    assert sparse_pca(C).lipschitz() == pytest.approx(2 * np.linalg.eigvalsh(C)[-1], rel=1e-12)
     D = np.diag([3.0, -1.0, 0.5])
-    assert smooth_lipschitz(QuadraticProblem(C, D=D)) == pytest.approx(3.0 * np.linalg.eigvalsh(C)[-1], rel=1e-12)
+    assert QuadraticProblem(C, D=D).lipschitz() == pytest.approx(3.0 * np.linalg.eigvalsh(C)[-1], rel=1e-12)
 
 
 def test_decline_a_penalty_without_prox():
