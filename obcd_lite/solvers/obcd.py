@@ -32,7 +32,6 @@ WORKING_SET_RULES = ("random", "cyclic")
 ENGINES = (None, "compiled", "python")
 #: Most steps of one compiled chunk: the clock (time_limit) is read at least this often.
 COMPILED_CHUNK = 1024
-_NO_D = np.empty((0, 0))
 _NO_TRACE = np.empty((0, 2))
 
 
@@ -130,7 +129,7 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     -------
     Result
         ``solver = "obcd"``; F is recomputed at the returned X (the tracked F is the last
-        history entry, equal to it up to rounding).
+        history entry, equal to it up to rounding); ``info["engine"]`` is the engine that ran.
     """
     X = as_matrix(X0, "X0").copy()
     n, r = X.shape
@@ -168,7 +167,7 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     if engine == "compiled":
         it, stop_reason, F = _run_compiled(problem, X, G, F, _BlockChunks(batches), rec, alpha=alpha,
                                            exact=Q == "exact", branches=branches)
-        return rec.result(X, it, stop_reason, F_tracked=F)
+        return rec.result(X, it, stop_reason, F_tracked=F, info={"engine": engine})
     blocks = (B for batch in batches for B in batch)
     stop_reason = "max_iter"
     it = 0
@@ -188,7 +187,7 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         if reason is not None:
             stop_reason = reason
             break
-    return rec.result(X, it, stop_reason, F_tracked=F)
+    return rec.result(X, it, stop_reason, F_tracked=F, info={"engine": engine})
 
 
 def _choose_engine(engine, problem, k: int, callback) -> str:
@@ -217,12 +216,10 @@ def _run_compiled(problem, X, G, F, chunks: _BlockChunks, rec: Recorder, *, alph
     kind = ZERO_KIND if h.is_zero else h.sweep_kind
     lam, tau = h.sweep_params()
     first, last = (0, 1) if branches == "both" else (BRANCHES.index(branches),) * 2
-    C = np.ascontiguousarray(problem.C)
-    D = _NO_D if problem.D is None else np.ascontiguousarray(problem.D)
     it = 0
     while it < rec.max_iter:
         m = min(COMPILED_CHUNK, rec.max_iter - it, rec.log_every - it % rec.log_every)
-        F = run_steps(C, D, X, G, chunks.take(m), alpha, exact, kind, lam, tau, first, last, F, _NO_TRACE)
+        F = run_steps(problem._C, problem._D, X, G, chunks.take(m), alpha, exact, kind, lam, tau, first, last, F, _NO_TRACE)
         it += m
         reason = rec.after_step(it, X, F)
         if reason is not None:

@@ -498,16 +498,38 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
 
 
 @njit(cache=True)
+def coefficients_2x2(Qt, P, coef):
+    """Fill coef (2 x 5) with (a, b, cq, d, e) of eq. (1-D) for rot (row 0) and ref (row 1):
+    a = P22 +- P11, b = P12 -+ P21, cq = (Q11 + Q44)/2 +- Q14, d = -Q12 +- Q13 -+ Q24 + Q34,
+    e = (Q22 + Q33)/2 -+ Q23 (paper's 1-based indices; upper sign: rot)."""
+    half_c, half_e = 0.5 * (Qt[0, 0] + Qt[3, 3]), 0.5 * (Qt[1, 1] + Qt[2, 2])
+    d_even, d_odd = Qt[2, 3] - Qt[0, 1], Qt[0, 2] - Qt[1, 3]
+    p11, p12, p21, p22 = P[0, 0], P[0, 1], P[1, 0], P[1, 1]
+    coef[0, 0], coef[0, 1], coef[0, 2] = p22 + p11, p12 - p21, half_c + Qt[0, 3]
+    coef[0, 3], coef[0, 4] = d_even + d_odd, half_e - Qt[1, 2]
+    coef[1, 0], coef[1, 1], coef[1, 2] = p22 - p11, p12 + p21, half_c - Qt[0, 3]
+    coef[1, 3], coef[1, 4] = d_even - d_odd, half_e + Qt[1, 2]
+
+
+@njit(cache=True)
+def rotate_rows(Z, k, c, s, out):
+    """out = V Z for V = rot(theta) = [[c, s], [-s, c]] (k = 0) or ref(theta) = [[-c, s], [s, c]] (k = 1)."""
+    first = c if k == 0 else -c
+    second = -s if k == 0 else s
+    for j in range(Z.shape[1]):
+        z1, z2 = Z[0, j], Z[1, j]
+        out[0, j] = first * z1 + s * z2
+        out[1, j] = second * z1 + c * z2
+
+
+@njit(cache=True)
 def _new_rows(Z, k, c, s):
     """V Z for V = rot(theta) (k = 0) or ref(theta) (k = 1), with the zeros to rounding set to 0.0."""
-    r = Z.shape[1]
-    VZ = np.empty((2, r))
-    first = c if k == 0 else -c
-    for j in range(r):
-        z1, z2 = Z[0, j], Z[1, j]
-        tol = _ZERO_TOL * math.hypot(z1, z2)
-        top = first * z1 + s * z2      # rot: c z1 + s z2,  ref: -c z1 + s z2
-        bottom = (-s if k == 0 else s) * z1 + c * z2
-        VZ[0, j] = 0.0 if abs(top) <= tol else top
-        VZ[1, j] = 0.0 if abs(bottom) <= tol else bottom
+    VZ = np.empty((2, Z.shape[1]))
+    rotate_rows(Z, k, c, s, VZ)
+    for j in range(Z.shape[1]):
+        tol = _ZERO_TOL * math.hypot(Z[0, j], Z[1, j])
+        for i in range(2):
+            if abs(VZ[i, j]) <= tol:
+                VZ[i, j] = 0.0
     return VZ
