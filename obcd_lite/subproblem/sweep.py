@@ -54,6 +54,7 @@ from numba import njit
 from ..penalties import CAPPED_KIND, EPS, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND, ZERO_ULPS  # noqa: F401
 
 _TWO_PI = 2.0 * math.pi
+_EPS = float(EPS)
 _HALF_PI = 0.5 * math.pi
 _ZERO_TOL = ZERO_ULPS * EPS  # an entry is zero when |x c + y s| <= _ZERO_TOL hypot(x, y), as in snap_zeros
 # Two crossings closer than this (in angle) are checked for a tie: a zero to rounding means
@@ -77,8 +78,8 @@ _STEPS = np.array([
 ])
 _ZERO_ROWS = np.array([1, 4])
 _ALL_ROWS = np.arange(6)
-# Newton steps that polish each quartic root (np.roots loses digits when the coefficients span
-# many orders of magnitude, e.g. a root near t = infinity next to roots near 1).
+# Newton steps on g'(theta) that polish each quartic root (a root in t loses digits when the
+# coefficients span many orders of magnitude, e.g. a root near t = infinity next to roots near 1).
 _NEWTON_STEPS = 4
 
 
@@ -317,23 +318,118 @@ def _quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi):
 
 
 @njit(cache=True)
+def _horner(c, lead, t):
+    """(p(t), p'(t)) for p with coefficients c[lead:] (highest degree first)."""
+    value = 0.0
+    slope = 0.0
+    for i in range(lead, c.size):
+        slope = slope * t + value
+        value = value * t + c[i]
+    return value, slope
+
+
+@njit(cache=True)
+def _root_between(c, lead, lo, hi, p_lo):
+    """The root of p (coefficients c[lead:]) in [lo, hi], where p is monotone and changes sign:
+    Newton's method kept inside a shrinking bracket, bisection when a step would leave it."""
+    t = 0.5 * (lo + hi)
+    for _ in range(200):
+        value, slope = _horner(c, lead, t)
+        if value == 0.0:
+            return t
+        if (value < 0.0) == (p_lo < 0.0):
+            lo = t
+        else:
+            hi = t
+        if slope != 0.0:
+            step = t - value / slope
+            t = step if lo < step < hi else 0.5 * (lo + hi)
+        else:
+            t = 0.5 * (lo + hi)
+        if not hi - lo > 4.0 * _EPS * max(abs(lo), abs(hi)):
+            break
+    return t
+
+
+@njit(cache=True)
+def _critical_candidates(c, lead, out, count):
+    """Append to ``out`` the real roots of the polynomial c[lead:] (degree <= 4, c[lead] != 0) and
+    the real roots of its derivative (where a near-double root may hide), each at most once per
+    monotone piece; return the new count. The derivative's roots, sorted, cut the line into pieces
+    on which p is monotone; a piece whose ends differ in sign holds exactly one root."""
+    degree = c.size - 1 - lead
+    if degree == 1:
+        out[count] = -c[lead + 1] / c[lead]
+        return count + 1
+    if degree == 2:
+        a, b, cc = c[lead], c[lead + 1], c[lead + 2]
+        vertex = -0.5 * b / a
+        disc = b * b - 4.0 * a * cc
+        if disc < 0.0:  # no real root: the vertex (the real part of the complex pair) is a harmless candidate
+            out[count] = vertex
+            return count + 1
+        q = -0.5 * (b + math.copysign(math.sqrt(disc), b))  # no cancellation
+        out[count] = q / a
+        out[count + 1] = cc / q if q != 0.0 else vertex
+        out[count + 2] = vertex
+        return count + 3
+    # the derivative's coefficients, then its candidates (sorted below)
+    deriv = np.zeros(5)
+    for i in range(degree):
+        deriv[5 - degree + i] = c[lead + i] * (degree - i)
+    first = count
+    count = _critical_candidates(deriv, 5 - degree, out, count)
+    crit = np.sort(out[first:count])
+    bound = 1.0  # Cauchy: every real root has |t| <= 1 + max |c_i / c_lead|
+    for i in range(lead + 1, c.size):
+        bound = max(bound, 1.0 + abs(c[i] / c[lead]))
+    lo = -bound
+    p_lo = _horner(c, lead, lo)[0]
+    for j in range(crit.size + 1):
+        hi = crit[j] if j < crit.size else bound
+        if hi < lo:
+            continue
+        p_hi = _horner(c, lead, hi)[0]
+        if p_lo == 0.0:
+            out[count] = lo
+            count += 1
+        elif (p_lo < 0.0) != (p_hi < 0.0) and p_hi != 0.0:
+            out[count] = _root_between(c, lead, lo, hi, p_lo)
+            count += 1
+        lo, p_lo = hi, p_hi
+    if p_lo == 0.0:
+        out[count] = lo
+        count += 1
+    return count
+
+
+@njit(cache=True)
 def _stationary_angles(A, B, w, d):
     """Stationary points of g = A c + B s + w c^2 + d c s, as angles in [0, 2 pi): the closed form
-    when w = d = 0, else the roots of g'(theta) (1 + t^2)^2, a quartic in t = tan(theta / 2), each
-    polished by Newton's method on g'(theta) (real parts of complex roots are kept too: any angle is
-    a harmless candidate, scored exactly by the caller)."""
+    when w = d = 0, else the real roots of g'(theta) (1 + t^2)^2, a quartic in t = tan(theta / 2)
+    (and the roots of its derivative, where a double root may sit), each polished by Newton's
+    method on g'(theta) (any angle is a harmless candidate, scored exactly by the caller)."""
     if w == 0.0 and d == 0.0:  # A c + B s: one minimizer, in closed form
         out = np.empty(1)
         out[0] = (math.atan2(B, A) + math.pi) % _TWO_PI
         return out
     coeffs = np.array([d - B, 4.0 * w - 2.0 * A, -6.0 * d, -2.0 * A - 4.0 * w, B + d])
-    # Coefficients below eps of the largest are rounding noise; dropping them also keeps np.roots
-    # from dividing by a subnormal leading coefficient (a root that far out is theta = pi, a crossing).
-    coeffs[np.abs(coeffs) < 1e-16 * np.max(np.abs(coeffs))] = 0.0
-    roots = np.roots(coeffs.astype(np.complex128))
-    out = np.empty(roots.size)
-    for i in range(roots.size):
-        theta = 2.0 * math.atan(roots[i].real)
+    # Coefficients below eps of the largest are rounding noise; a vanishing leading coefficient is
+    # a root at t = infinity, theta = pi, which is a crossing of its own.
+    largest = np.max(np.abs(coeffs))
+    lead = 5
+    for i in range(5):
+        if abs(coeffs[i]) < 1e-16 * largest:
+            coeffs[i] = 0.0
+        elif lead == 5:
+            lead = i
+    if lead >= 4:  # a constant (or zero) quartic: no root
+        return np.empty(0)
+    roots = np.empty(16)
+    count = _critical_candidates(coeffs, lead, roots, 0)
+    out = np.empty(count)
+    for i in range(count):
+        theta = 2.0 * math.atan(roots[i])
         for _ in range(_NEWTON_STEPS):
             c, s = math.cos(theta), math.sin(theta)
             c2, s2 = c * c - s * s, 2.0 * c * s
