@@ -6,7 +6,7 @@ one process; environment variables (OPENBLAS_NUM_THREADS, ...) are reported,
 never changed. Output is plain text with fixed-width columns.
 
 1. ``solve_2x2``: per-call time (median, p90, in microseconds) of the internal
-   ``obcd_lite.subproblem._solve_2x2`` (no input checks, what the OBCD driver
+   ``obcd_lite.subproblem.solve_2x2_unchecked`` (no input checks, what the OBCD driver
    calls) and of the public ``obcd_lite.solve_2x2`` (with checks), for every
    penalty x Qt kind at r = 20, and for L1 over r in {1, 5, 20, 50}. Each call
    is timed on its own with ``time.perf_counter_ns`` (garbage collection off
@@ -44,7 +44,7 @@ import numpy as np
 import obcd_lite
 from obcd_lite import (L0, L1, CappedL1, NonNeg, Zero, count_nonzeros, identity_init, nonneg_pca, obcd,
                        randn_covariance, random_stiefel, solve_2x2, sparse_pca)
-from obcd_lite.subproblem import _solve_2x2
+from obcd_lite.subproblem import solve_2x2_unchecked as _solve_2x2
 
 ALPHA = 1e-5  # OBCD's default proximal parameter, added to the exact SPCA Q as the driver does
 SCALAR_SIGMA = 2.0
@@ -324,7 +324,7 @@ def obcd_cases(config: Config, C: np.ndarray) -> list[tuple[str, str, Callable]]
 
 def bench_obcd(problem, X0, Q: str, iters: int, repeats: int = 1) -> dict:
     """``repeats`` identical runs (same seed, so the same iterates): the median speed and its range."""
-    runs = [obcd(problem, X0, max_iter=iters, seed=0, Q=Q, log_every=1000) for _ in range(repeats)]
+    runs = [obcd(problem, X0, max_iter=iters, rng=0, Q=Q, log_every=1000) for _ in range(repeats)]
     speeds = sorted(r.iterations / r.seconds for r in runs)
     res = runs[-1]
     hist = res.history
@@ -368,7 +368,8 @@ def profile_obcd(config: Config, C: np.ndarray) -> tuple[list[dict], float, int]
     X0 = identity_init(config.n, config.r_obcd)
     prof = cProfile.Profile()
     prof.enable()
-    res = obcd(problem, X0, max_iter=config.profile_iters, seed=0, Q="scalar", log_every=1000)
+    res = obcd(problem, X0, max_iter=config.profile_iters, rng=0, Q="scalar", log_every=1000,
+              engine="python")  # cProfile cannot see inside the compiled engine
     prof.disable()
     stats = pstats.Stats(prof, stream=io.StringIO())
     total = stats.total_tt
