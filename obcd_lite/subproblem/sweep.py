@@ -319,81 +319,78 @@ def _quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi):
 
 @njit(cache=True)
 def _horner(c, lead, t):
-    """(p(t), p'(t)) for p with coefficients c[lead:] (highest degree first)."""
+    """(p(t), p'(t), p''(t)) for p with coefficients c[lead:] (highest degree first)."""
     value = 0.0
     slope = 0.0
+    curve = 0.0
     for i in range(lead, c.size):
+        curve = curve * t + slope
         slope = slope * t + value
         value = value * t + c[i]
-    return value, slope
+    return value, slope, 2.0 * curve
 
 
 @njit(cache=True)
 def _root_between(c, lead, lo, hi, p_lo):
-    """The root of p (coefficients c[lead:]) in [lo, hi], where p is monotone and changes sign:
-    Newton's method kept inside a shrinking bracket, bisection when a step would leave it."""
-    t = 0.5 * (lo + hi)
-    for _ in range(200):
-        value, slope = _horner(c, lead, t)
+    """The root of p (coefficients c[lead:]) in [lo, hi], where p is monotone, changes sign and has
+    no inflection (the pieces are cut at the roots of p' and p''): Newton's method from the end
+    where p p'' > 0 approaches the root from one side, quadratically (Fourier's condition); a step
+    that would leave the shrinking bracket (rounding) bisects instead."""
+    value, slope, curve = _horner(c, lead, lo)
+    t = lo if value * curve > 0.0 else hi
+    for _ in range(100):
+        value, slope, _ = _horner(c, lead, t)
         if value == 0.0:
             return t
         if (value < 0.0) == (p_lo < 0.0):
             lo = t
         else:
             hi = t
-        if slope != 0.0:
-            step = t - value / slope
-            t = step if lo < step < hi else 0.5 * (lo + hi)
-        else:
-            t = 0.5 * (lo + hi)
-        if not hi - lo > 4.0 * _EPS * max(abs(lo), abs(hi)):
+        previous = t
+        step = t - value / slope if slope != 0.0 else np.nan
+        t = step if lo <= step <= hi else 0.5 * (lo + hi)
+        # converged: Newton's step (or the bracket) is down to rounding
+        if not abs(t - previous) > 2.0 * _EPS * abs(t) or not hi - lo > 4.0 * _EPS * max(abs(lo), abs(hi)):
             break
     return t
 
 
 @njit(cache=True)
-def _critical_candidates(c, lead, out, count):
-    """Append to ``out`` the real roots of the polynomial c[lead:] (degree <= 4, c[lead] != 0) and
-    the real roots of its derivative (where a near-double root may hide), each at most once per
-    monotone piece; return the new count. The derivative's roots, sorted, cut the line into pieces
-    on which p is monotone; a piece whose ends differ in sign holds exactly one root."""
+def _insert_sorted(values, count, t):
+    """values[:count] is sorted; insert t keeping it so; return count + 1."""
+    i = count
+    while i > 0 and values[i - 1] > t:
+        values[i] = values[i - 1]
+        i -= 1
+    values[i] = t
+    return count + 1
+
+
+@njit(cache=True)
+def _roots_on_pieces(c, lead, cuts, n_cuts, out, count):
+    """Append to ``out`` the roots of the polynomial c[lead:] that change its sign, one per piece
+    between the sorted ``cuts[:n_cuts]`` (p is monotone and free of inflections on each piece), and
+    within Fujiwara's bound |t| <= 2 max_i |c_{lead+i} / c_lead|^(1/i) (the last term halved first)
+    outside them; return the new count."""
     degree = c.size - 1 - lead
-    if degree == 1:
-        out[count] = -c[lead + 1] / c[lead]
-        return count + 1
-    if degree == 2:
-        a, b, cc = c[lead], c[lead + 1], c[lead + 2]
-        vertex = -0.5 * b / a
-        disc = b * b - 4.0 * a * cc
-        if disc < 0.0:  # no real root: the vertex (the real part of the complex pair) is a harmless candidate
-            out[count] = vertex
-            return count + 1
-        q = -0.5 * (b + math.copysign(math.sqrt(disc), b))  # no cancellation
-        out[count] = q / a
-        out[count + 1] = cc / q if q != 0.0 else vertex
-        out[count + 2] = vertex
-        return count + 3
-    # the derivative's coefficients, then its candidates (sorted below)
-    deriv = np.zeros(5)
-    for i in range(degree):
-        deriv[5 - degree + i] = c[lead + i] * (degree - i)
-    first = count
-    count = _critical_candidates(deriv, 5 - degree, out, count)
-    crit = np.sort(out[first:count])
-    bound = 1.0  # Cauchy: every real root has |t| <= 1 + max |c_i / c_lead|
-    for i in range(lead + 1, c.size):
-        bound = max(bound, 1.0 + abs(c[i] / c[lead]))
+    bound = 0.0
+    for i in range(1, degree + 1):
+        ratio = abs(c[lead + i] / c[lead])
+        if i == degree:
+            ratio *= 0.5
+        bound = max(bound, ratio ** (1.0 / i))
+    bound = 2.0 * bound + _EPS  # > 0 even when every lower coefficient vanishes
     lo = -bound
     p_lo = _horner(c, lead, lo)[0]
-    for j in range(crit.size + 1):
-        hi = crit[j] if j < crit.size else bound
+    for j in range(n_cuts + 1):
+        hi = cuts[j] if j < n_cuts else bound
         if hi < lo:
             continue
         p_hi = _horner(c, lead, hi)[0]
         if p_lo == 0.0:
             out[count] = lo
             count += 1
-        elif (p_lo < 0.0) != (p_hi < 0.0) and p_hi != 0.0:
+        elif p_hi != 0.0 and (p_lo < 0.0) != (p_hi < 0.0):
             out[count] = _root_between(c, lead, lo, hi, p_lo)
             count += 1
         lo, p_lo = hi, p_hi
@@ -401,6 +398,55 @@ def _critical_candidates(c, lead, out, count):
         out[count] = lo
         count += 1
     return count
+
+
+@njit(cache=True)
+def _quartic_candidates(q, lead, out):
+    """Real roots of the polynomial q[lead:] (degree 1 to 4, q[lead] != 0) where it changes sign,
+    and the real roots of q' (a double root of q, where rounding may hide the sign change, is one),
+    written to ``out`` (8 slots); the count is returned. q' is monotone and free of inflections
+    between the roots of q'' and q''' (closed forms), q between those of q' and q''; each such
+    piece holds at most one root, found by ``_root_between``."""
+    degree = q.size - 1 - lead
+    if degree == 1:
+        out[0] = -q[lead + 1] / q[lead]
+        return 1
+    d1 = np.zeros(5)   # q', right-aligned like q
+    for i in range(degree):
+        d1[5 - degree + i] = q[lead + i] * (degree - i)
+    lead1 = 5 - degree
+    second = np.empty(2)   # the real roots of q'': cuts for both q' and q
+    n_second = 0
+    cuts = np.empty(8)
+    n_cuts = 0
+    if degree == 2:    # q' linear: its root is the vertex of q
+        out[0] = -d1[4] / d1[3]
+        count = 1
+    else:
+        if degree == 4:    # q'' quadratic (roots in closed form); q''' linear, its root is q'''s vertex
+            a, b, cc = 3.0 * d1[lead1], 2.0 * d1[lead1 + 1], d1[lead1 + 2]
+            n_cuts = _insert_sorted(cuts, n_cuts, -0.5 * b / a)
+            disc = b * b - 4.0 * a * cc
+            if disc >= 0.0:
+                root = -0.5 * (b + math.copysign(math.sqrt(disc), b))  # no cancellation
+                if root != 0.0:
+                    second[0], second[1] = root / a, cc / root
+                    n_second = 2
+                else:
+                    second[0] = 0.0
+                    n_second = 1
+        else:              # q'' linear
+            second[0] = -d1[lead1 + 1] / (2.0 * d1[lead1])
+            n_second = 1
+        for i in range(n_second):
+            n_cuts = _insert_sorted(cuts, n_cuts, second[i])
+        count = _roots_on_pieces(d1, lead1, cuts, n_cuts, out, 0)
+    n_cuts = 0
+    for i in range(count):
+        n_cuts = _insert_sorted(cuts, n_cuts, out[i])
+    for i in range(n_second):
+        n_cuts = _insert_sorted(cuts, n_cuts, second[i])
+    return _roots_on_pieces(q, lead, cuts, n_cuts, out, count)
 
 
 @njit(cache=True)
@@ -425,8 +471,8 @@ def _stationary_angles(A, B, w, d):
             lead = i
     if lead >= 4:  # a constant (or zero) quartic: no root
         return np.empty(0)
-    roots = np.empty(16)
-    count = _critical_candidates(coeffs, lead, roots, 0)
+    roots = np.empty(8)
+    count = _quartic_candidates(coeffs, lead, roots)
     out = np.empty(count)
     for i in range(count):
         theta = 2.0 * math.atan(roots[i])
