@@ -29,12 +29,14 @@ every entry zero there drops out, ties included; for X >= 0 the point is checked
 entry; where crossings tie to within 1e-9 their order is arbitrary, so the point is scored
 entry by entry), and (ii) the stationary points inside the arcs: -(A, B) / hypot(A, B) when the
 quadratic part is constant (Qt = varsigma I, where the paper's quartic degenerates), otherwise
-the real parts of the roots of the quartic in t = tan(theta / 2)
+the real roots of the quartic in t = tan(theta / 2) (``polynomial_roots.quartic_candidates``: the
+sign changes, plus the roots of its derivative where a double root may sit)
 
     (d - B) t^4 + (4w - 2A) t^3 - 6d t^2 - (2A + 4w) t + (B + d) = 0,
 
 which is g'(theta) (1 + t^2)^2 = 0 (theta = pi, t = infinity, is candidate (i)), each root
-polished by Newton's method on g'(theta). Quartics are
+polished by Newton's method on g'(theta). A minimum of g inside an arc is a sign change of g'
+from - to +, hence of the quartic. Quartics are
 solved only on arcs whose lower bound beats the best value so far, most promising arc first;
 the bound is the larger of the arc-wise minima of the linear and the quadratic part added, and
 the smaller end value minus M L^2 / 8 (|g''| <= M on an arc of length L). A root that is not a stationary
@@ -52,9 +54,9 @@ import numpy as np
 from numba import njit
 
 from ..penalties import CAPPED_KIND, EPS, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND, ZERO_ULPS  # noqa: F401
+from .polynomial_roots import quartic_candidates
 
 _TWO_PI = 2.0 * math.pi
-_EPS = float(EPS)
 _HALF_PI = 0.5 * math.pi
 _ZERO_TOL = ZERO_ULPS * EPS  # an entry is zero when |x c + y s| <= _ZERO_TOL hypot(x, y), as in snap_zeros
 # Two crossings closer than this (in angle) are checked for a tie: a zero to rounding means
@@ -318,138 +320,6 @@ def _quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi):
 
 
 @njit(cache=True)
-def _horner(c, lead, t):
-    """(p(t), p'(t), p''(t)) for p with coefficients c[lead:] (highest degree first)."""
-    value = 0.0
-    slope = 0.0
-    curve = 0.0
-    for i in range(lead, c.size):
-        curve = curve * t + slope
-        slope = slope * t + value
-        value = value * t + c[i]
-    return value, slope, 2.0 * curve
-
-
-@njit(cache=True)
-def _root_between(c, lead, lo, hi, p_lo):
-    """The root of p (coefficients c[lead:]) in [lo, hi], where p is monotone, changes sign and has
-    no inflection (the pieces are cut at the roots of p' and p''): Newton's method from the end
-    where p p'' > 0 approaches the root from one side, quadratically (Fourier's condition); a step
-    that would leave the shrinking bracket (rounding) bisects instead."""
-    value, slope, curve = _horner(c, lead, lo)
-    t = lo if value * curve > 0.0 else hi
-    for _ in range(100):
-        value, slope, _ = _horner(c, lead, t)
-        if value == 0.0:
-            return t
-        if (value < 0.0) == (p_lo < 0.0):
-            lo = t
-        else:
-            hi = t
-        previous = t
-        step = t - value / slope if slope != 0.0 else np.nan
-        t = step if lo <= step <= hi else 0.5 * (lo + hi)
-        # converged: Newton's step (or the bracket) is down to rounding
-        if not abs(t - previous) > 2.0 * _EPS * abs(t) or not hi - lo > 4.0 * _EPS * max(abs(lo), abs(hi)):
-            break
-    return t
-
-
-@njit(cache=True)
-def _insert_sorted(values, count, t):
-    """values[:count] is sorted; insert t keeping it so; return count + 1."""
-    i = count
-    while i > 0 and values[i - 1] > t:
-        values[i] = values[i - 1]
-        i -= 1
-    values[i] = t
-    return count + 1
-
-
-@njit(cache=True)
-def _roots_on_pieces(c, lead, cuts, n_cuts, out, count):
-    """Append to ``out`` the roots of the polynomial c[lead:] that change its sign, one per piece
-    between the sorted ``cuts[:n_cuts]`` (p is monotone and free of inflections on each piece), and
-    within Fujiwara's bound |t| <= 2 max_i |c_{lead+i} / c_lead|^(1/i) (the last term halved first)
-    outside them; return the new count."""
-    degree = c.size - 1 - lead
-    bound = 0.0
-    for i in range(1, degree + 1):
-        ratio = abs(c[lead + i] / c[lead])
-        if i == degree:
-            ratio *= 0.5
-        bound = max(bound, ratio ** (1.0 / i))
-    bound = 2.0 * bound + _EPS  # > 0 even when every lower coefficient vanishes
-    lo = -bound
-    p_lo = _horner(c, lead, lo)[0]
-    for j in range(n_cuts + 1):
-        hi = cuts[j] if j < n_cuts else bound
-        if hi < lo:
-            continue
-        p_hi = _horner(c, lead, hi)[0]
-        if p_lo == 0.0:
-            out[count] = lo
-            count += 1
-        elif p_hi != 0.0 and (p_lo < 0.0) != (p_hi < 0.0):
-            out[count] = _root_between(c, lead, lo, hi, p_lo)
-            count += 1
-        lo, p_lo = hi, p_hi
-    if p_lo == 0.0:
-        out[count] = lo
-        count += 1
-    return count
-
-
-@njit(cache=True)
-def _quartic_candidates(q, lead, out):
-    """Real roots of the polynomial q[lead:] (degree 1 to 4, q[lead] != 0) where it changes sign,
-    and the real roots of q' (a double root of q, where rounding may hide the sign change, is one),
-    written to ``out`` (8 slots); the count is returned. q' is monotone and free of inflections
-    between the roots of q'' and q''' (closed forms), q between those of q' and q''; each such
-    piece holds at most one root, found by ``_root_between``."""
-    degree = q.size - 1 - lead
-    if degree == 1:
-        out[0] = -q[lead + 1] / q[lead]
-        return 1
-    d1 = np.zeros(5)   # q', right-aligned like q
-    for i in range(degree):
-        d1[5 - degree + i] = q[lead + i] * (degree - i)
-    lead1 = 5 - degree
-    second = np.empty(2)   # the real roots of q'': cuts for both q' and q
-    n_second = 0
-    cuts = np.empty(8)
-    n_cuts = 0
-    if degree == 2:    # q' linear: its root is the vertex of q
-        out[0] = -d1[4] / d1[3]
-        count = 1
-    else:
-        if degree == 4:    # q'' quadratic (roots in closed form); q''' linear, its root is q'''s vertex
-            a, b, cc = 3.0 * d1[lead1], 2.0 * d1[lead1 + 1], d1[lead1 + 2]
-            n_cuts = _insert_sorted(cuts, n_cuts, -0.5 * b / a)
-            disc = b * b - 4.0 * a * cc
-            if disc >= 0.0:
-                root = -0.5 * (b + math.copysign(math.sqrt(disc), b))  # no cancellation
-                if root != 0.0:
-                    second[0], second[1] = root / a, cc / root
-                    n_second = 2
-                else:
-                    second[0] = 0.0
-                    n_second = 1
-        else:              # q'' linear
-            second[0] = -d1[lead1 + 1] / (2.0 * d1[lead1])
-            n_second = 1
-        for i in range(n_second):
-            n_cuts = _insert_sorted(cuts, n_cuts, second[i])
-        count = _roots_on_pieces(d1, lead1, cuts, n_cuts, out, 0)
-    n_cuts = 0
-    for i in range(count):
-        n_cuts = _insert_sorted(cuts, n_cuts, out[i])
-    for i in range(n_second):
-        n_cuts = _insert_sorted(cuts, n_cuts, second[i])
-    return _roots_on_pieces(q, lead, cuts, n_cuts, out, count)
-
-
-@njit(cache=True)
 def _stationary_angles(A, B, w, d):
     """Stationary points of g = A c + B s + w c^2 + d c s, as angles in [0, 2 pi): the closed form
     when w = d = 0, else the real roots of g'(theta) (1 + t^2)^2, a quartic in t = tan(theta / 2)
@@ -472,7 +342,7 @@ def _stationary_angles(A, B, w, d):
     if lead >= 4:  # a constant (or zero) quartic: no root
         return np.empty(0)
     roots = np.empty(8)
-    count = _quartic_candidates(coeffs, lead, roots)
+    count = quartic_candidates(coeffs, lead, roots)
     out = np.empty(count)
     for i in range(count):
         theta = 2.0 * math.atan(roots[i])

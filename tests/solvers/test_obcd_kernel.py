@@ -170,3 +170,43 @@ def test_a_problem_of_another_type_is_declined():
     assert obcd(wrapped, identity_init(N, R), max_iter=20, rng=0).info["engine"] == "python"
     with pytest.raises(ValueError, match="the problem is a Wrapped, not a QuadraticProblem"):
         obcd(wrapped, identity_init(N, R), max_iter=20, engine="compiled")
+
+
+_ALLOCATIONS = """
+import numpy as np
+from numba.core.runtime import rtsys
+from obcd_lite import L1, identity_init, randn_covariance, sparse_pca
+from obcd_lite.penalties import L1_KIND
+from obcd_lite.solvers.obcd import _BlockChunks, _working_set_batches
+from obcd_lite.solvers.obcd_kernel import run_steps
+for n in (40, 400):
+    p = sparse_pca(randn_covariance(60, n, rng=0), L1(1e-3))
+    X = identity_init(n, 4).copy()
+    G = p.grad(X)
+    blocks = _BlockChunks(_working_set_batches(n, 2, "random", 0))
+    run_steps(p._C, p._D, X, G, blocks.take(5), 1e-5, True, L1_KIND, 1e-3, 0.0, 0, 1, 0.0, np.empty((0, 2)))
+    chunk = blocks.take(500)
+    before = rtsys.get_allocation_stats()
+    run_steps(p._C, p._D, X, G, chunk, 1e-5, True, L1_KIND, 1e-3, 0.0, 0, 1, 0.0, np.empty((0, 2)))
+    after = rtsys.get_allocation_stats()
+    print((after.alloc - before.alloc) / 500, (after.alloc - after.free) - (before.alloc - before.free))
+"""
+
+
+def test_kernel_memory_does_not_grow_with_n_or_steps():
+    """numba's allocation counters (NUMBA_NRT_STATS=1, a child process): every allocation of a chunk is
+    freed (live count unchanged), and the allocations per step, the sweep's O(r) scratch (the kernel
+    loop allocates none of its own), do not grow with n."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, NUMBA_NRT_STATS="1",
+               PYTHONPATH=os.pathsep.join([root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    out = subprocess.run([sys.executable, "-c", _ALLOCATIONS], env=env, capture_output=True, text=True, check=True)
+    (per_step_small, live_small), (per_step_large, live_large) = (map(float, line.split())
+                                                                  for line in out.stdout.split("\n") if line)
+    assert live_small == live_large == 0
+    assert per_step_small < 100 and per_step_large < 100
