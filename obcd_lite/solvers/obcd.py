@@ -9,7 +9,14 @@ The gradient is kept up to date incrementally in O(nrk) per step
 Feasibility: X^T X = I is preserved by construction (Lemma 2.1); V is built
 from a unit (cos, sin) pair, so rounding adds O(eps) per step. The history
 records ||X^T X - I||_F so the drift can be watched; the tests bound it after
-10^5 steps.
+10^6 steps.
+
+Two engines run the same iteration: "python" (the loop below, for any problem with
+QuadraticProblem's methods, any penalty, any k, callbacks) and "compiled" (k = 2 on a
+QuadraticProblem with a built-in penalty, no callback: the whole iteration in numba,
+:mod:`.obcd_kernel`, called in chunks between log points and clock checks). Both draw the
+working sets from the same batches and run the same compiled k = 2 arithmetic
+(``block_arithmetic``, the sweep), so their iterates agree bit for bit.
 """
 from __future__ import annotations
 

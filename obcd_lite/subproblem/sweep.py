@@ -404,6 +404,7 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
 
         # Pass 1: score every crossing; record each arc's data and end points.
         arc = np.empty((m + 1, 4))                   # A, B, K, negatives on arc j = [ends[j], ends[j + 1]]
+        last_mid = (np.nan, np.nan)                  # the last midpoint of tied crossings scored
         ends = np.empty(m + 2)
         cos_end = np.empty(m + 2)
         sin_end = np.empty(m + 2)
@@ -453,6 +454,9 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
                     c_mid, s_mid = c + cos_sin[o_next, 0], s + cos_sin[o_next, 1]
                     norm = math.hypot(c_mid, s_mid)
                     c_mid, s_mid = c_mid / norm, s_mid / norm
+                    if c_mid == last_mid[0] and s_mid == last_mid[1]:
+                        continue  # scored just before (a group of equal crossings gives equal midpoints)
+                    last_mid = (c_mid, s_mid)
                     value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c_mid, s_mid)
                     if value < best:
                         best, best_k, best_c, best_s = value, k, c_mid, s_mid
