@@ -27,7 +27,8 @@ def test_quick_run_prints_both_tables(speed):
     text = "\n".join(lines)
     assert "Table A." in text and "Table B." in text and "total wall time" in lines[-1]
     rows = out["engines"]
-    assert [(r["h"], r["Q"]) for r in rows] == [(h, q) for h, _ in speed.cases(config, None) for q in ("exact", "scalar")]
+    expected = [(h, q) for h, _ in speed.cases(config, None) for q in ("exact", "scalar")]
+    assert [(r["h"], r["Q"]) for r in rows] == expected
     assert all(r["dX"] <= 1e-10 and r["feas"] < 1e-12 and r["compiled"]["median"] > 0 for r in rows)
     assert len(out["scaling"]) == 2 * len(config.scaling_n) * len(config.scaling_r)
     assert all(r["it/s"] > 0 for r in out["scaling"])

@@ -226,7 +226,8 @@ def _run_compiled(problem, X, G, F, chunks: _BlockChunks, rec: Recorder, *, alph
     it = 0
     while it < rec.max_iter:
         m = min(COMPILED_CHUNK, rec.max_iter - it, rec.log_every - it % rec.log_every)
-        F = run_steps(problem._C, problem._D, X, G, chunks.take(m), alpha, exact, kind, lam, tau, first, last, F, _NO_TRACE)
+        F = run_steps(problem._C, problem._D, X, G, chunks.take(m), alpha, exact, kind, lam, tau, first, last, F,
+                      _NO_TRACE)
         it += m
         reason = rec.after_step(it, X, F)
         if reason is not None:

@@ -16,6 +16,10 @@ the same compiled functions, so the iterates agree bit for bit:
 Memory beyond X, G and C: the O(r) buffers of one call. The loop allocates nothing itself; the
 sweep allocates its O(r) scratch arrays on every call (numba's allocator, ~0.1 us each).
 L enters only through G (whose update does not involve it) and the starting F.
+
+numba caches :func:`run_steps` with the functions it calls compiled in, and checks only this
+file's time stamp: after editing ``sweep.py``, ``polynomial_roots.py`` or ``block_arithmetic.py``,
+delete ``obcd_lite/**/__pycache__/*.nbi`` / ``*.nbc`` (the tests of equal iterates catch a stale cache).
 """
 from __future__ import annotations
 
