@@ -95,8 +95,17 @@ def block_2x2(C, D, X, G, b0, b1, alpha, exact, Z, ZD, Qt, P):
 def step_2x2(C, D, G, b0, b1, dZ, W):
     """G += C(:, B) dZ D in place; return the exact change of f, <dZ, G_B> + 1/2 tr(dZ^T C_BB dZ D).
 
-    dZ : (2, r) move of the rows B; W : (2, r) buffer that receives dZ D."""
+    dZ : (2, r) move of the rows B; W : (2, r) buffer that receives dZ D. A step that moves nothing
+    (V Z = Z exactly: V = I, or rows that are zero, common with sparse X) changes f by exactly 0 and
+    leaves G as it is, so the O(nr) update is skipped."""
     n, r = G.shape
+    moved = False
+    for a in range(2):
+        for j in range(r):
+            if dZ[a, j] != 0.0:
+                moved = True
+    if not moved:
+        return 0.0
     if D.shape[0] > 0:
         for a in range(2):
             for j in range(r):
