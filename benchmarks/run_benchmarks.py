@@ -368,7 +368,8 @@ def profile_obcd(config: Config, C: np.ndarray) -> tuple[list[dict], float, int]
     X0 = identity_init(config.n, config.r_obcd)
     prof = cProfile.Profile()
     prof.enable()
-    res = obcd(problem, X0, max_iter=config.profile_iters, rng=0, Q="scalar", log_every=1000)
+    res = obcd(problem, X0, max_iter=config.profile_iters, rng=0, Q="scalar", log_every=1000,
+              engine="python")  # cProfile cannot see inside the compiled engine
     prof.disable()
     stats = pstats.Stats(prof, stream=io.StringIO())
     total = stats.total_tt

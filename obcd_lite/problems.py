@@ -14,10 +14,10 @@ where Z = X(B, :).
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
+from .block_arithmetic import block_2x2, norm_sym_2x2, step_2x2
 from .penalties import NonNeg, Penalty, Zero
 from .validation import as_matrix, check_symmetric
 
@@ -49,6 +49,9 @@ class QuadraticProblem:
         self.h = Zero() if h is None else h
         if not isinstance(self.h, Penalty):
             raise TypeError(f"h must be a Penalty, got {type(self.h).__name__}")
+        # C-ordered copies (no copy when already so) for the compiled k = 2 arithmetic; D = I is (0, 0)
+        self._C = _c_order(self.C)
+        self._D = np.empty((0, 0)) if self.D is None else _c_order(self.D)
         self.const = float(const)
         if not np.isfinite(self.const):
             raise ValueError(f"const must be finite, got const = {const!r}")
@@ -98,12 +101,24 @@ class QuadraticProblem:
             i, j = B
             C = self.C
             (g11, g12), (_, g22) = self.gram(Z).tolist()
-            return _norm_sym_2x2(g11, g12, g22) * _norm_sym_2x2(float(C[i, i]), float(C[i, j]), float(C[j, j]))
+            return norm_sym_2x2(g11, g12, g22) * norm_sym_2x2(float(C[i, i]), float(C[i, j]), float(C[j, j]))
         return _spectral_norm_sym(self.gram(Z)) * _spectral_norm_sym(self.block(B))
+
+    def block_2x2(self, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
+        """``(Qt, P, Z)`` of Lemma 2.3(a) for a block of two rows, by the compiled arithmetic that the
+        compiled OBCD engine also runs (``block_arithmetic.block_2x2``), so both engines agree bitwise."""
+        r = X.shape[1]
+        Z, Qt, P = np.empty((2, r)), np.empty((4, 4)), np.empty((2, 2))
+        block_2x2(self._C, self._D, _c_order(X), _c_order(G), int(B[0]), int(B[1]), float(alpha), Q == "exact",
+                  Z, np.empty((2, r)), Qt, P)
+        return Qt, P, Z
 
     def apply_step(self, G: np.ndarray, B, dZ: np.ndarray) -> float:
         """Move X by U_B dZ: update G = grad f(X) in place in O(nrk) (Appendix C.3 (i)) and
         return the exact change of f, <dZ, G_B> + 1/2 tr(dZ^T C_BB dZ D)."""
+        if len(B) == 2 and G.flags.c_contiguous and G.dtype == np.float64:
+            # the compiled engine's arithmetic (``block_arithmetic.step_2x2``), bit for bit
+            return step_2x2(self._C, self._D, G, int(B[0]), int(B[1]), _c_order(dZ), np.empty((2, G.shape[1])))
         # C is symmetric, so C[:, B] = C[B].T (a contiguous row slice); the change of the
         # gradient is C[:, B] dZ D, and its rows B are the C_BB dZ D of the quadratic term.
         step = self.C[B].T @ dZ
@@ -131,9 +146,8 @@ class QuadraticProblem:
         return f"QuadraticProblem(n={self.n}, h={self.h!r})"
 
 
-def _norm_sym_2x2(p: float, q: float, s: float) -> float:
-    """||[[p, q], [q, s]]||_2: the larger |eigenvalue|, |p + s|/2 + hypot((p - s)/2, q)."""
-    return abs(0.5 * (p + s)) + math.hypot(0.5 * (p - s), q)
+def _c_order(M: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(M, dtype=np.float64)
 
 
 def _spectral_norm_sym(S: np.ndarray) -> float:

@@ -9,7 +9,14 @@ The gradient is kept up to date incrementally in O(nrk) per step
 Feasibility: X^T X = I is preserved by construction (Lemma 2.1); V is built
 from a unit (cos, sin) pair, so rounding adds O(eps) per step. The history
 records ||X^T X - I||_F so the drift can be watched; the tests bound it after
-10^5 steps.
+10^6 steps.
+
+Two engines run the same iteration: "python" (the loop below, for any problem with
+QuadraticProblem's methods, any penalty, any k, callbacks) and "compiled" (k = 2 on a
+QuadraticProblem with a built-in penalty, no callback: the whole iteration in numba,
+:mod:`.obcd_kernel`, called in chunks between log points and clock checks). Both draw the
+working sets from the same batches and run the same compiled k = 2 arithmetic
+(``block_arithmetic``, the sweep), so their iterates agree bit for bit.
 """
 from __future__ import annotations
 
@@ -18,14 +25,21 @@ from typing import Callable
 
 import numpy as np
 
+from ..penalties import ZERO_KIND
+from ..problems import QuadraticProblem
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import BRANCHES
 from ..subproblem import Q_CHOICES, block_data, solve_2x2_unchecked, solve_kxk
 from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
+from .obcd_kernel import run_steps
 
 #: max_iter when none is given.
 DEFAULT_MAX_ITER = 10_000
 WORKING_SET_RULES = ("random", "cyclic")
+ENGINES = (None, "compiled", "python")
+#: Most steps of one compiled chunk: the clock (time_limit) is read at least this often.
+COMPILED_CHUNK = 1024
+_NO_TRACE = np.empty((0, 2))
 
 
 def working_sets(n: int, k: int, rule: str, rng=None):
@@ -38,36 +52,65 @@ def working_sets(n: int, k: int, rule: str, rng=None):
         "cyclic" (every subset in lexicographic order, then again).
     rng : int seed or Generator for "random".
     """
+    return (B for batch in _working_set_batches(n, k, rule, rng) for B in batch)
+
+
+def _working_set_batches(n: int, k: int, rule: str, rng=None):
+    """The working sets of :func:`working_sets` as a stream of (m, k) int arrays (the same sets in
+    the same order): the compiled engine takes them in chunks, the Python engine one by one."""
     if rule not in WORKING_SET_RULES:
         raise ValueError(f"rule must be 'random' or 'cyclic', got {rule!r}")
     if not all(isinstance(v, (int, np.integer)) for v in (n, k)) or not 1 <= k <= n:
         raise ValueError(f"need integers 1 <= k <= n, got n = {n!r}, k = {k!r}")
-    return _cyclic_sets(n, k) if rule == "cyclic" else _random_sets(n, k, np.random.default_rng(rng))
+    return _cyclic_batches(n, k) if rule == "cyclic" else _random_batches(n, k, np.random.default_rng(rng))
 
 
-def _cyclic_sets(n: int, k: int):
+def _cyclic_batches(n: int, k: int):
     while True:
-        for B in itertools.combinations(range(n), k):
-            yield np.array(B)
+        if k == 2:  # (i, i + 1), ..., (i, n - 1) for each i: lexicographic order, O(n) per batch
+            for i in range(n - 1):
+                yield np.column_stack((np.full(n - 1 - i, i), np.arange(i + 1, n)))
+        else:
+            subsets = itertools.combinations(range(n), k)
+            while batch := list(itertools.islice(subsets, 4096)):
+                yield np.array(batch).reshape(-1, k)
 
 
-def _random_sets(n: int, k: int, rng: np.random.Generator):
+def _random_batches(n: int, k: int, rng: np.random.Generator):
     # Uniform k-tuples conditioned on distinct entries are uniform over subsets.
     batch = 4096
     accept = np.prod([(n - i) / n for i in range(k)])
     while True:
         if accept > 0.05:
             draws = np.sort(rng.integers(0, n, size=(int(batch / accept) + 16, k)), axis=1)
-            draws = draws[np.all(np.diff(draws, axis=1) > 0, axis=1)]
+            yield draws[np.all(np.diff(draws, axis=1) > 0, axis=1)]
         else:
-            draws = np.sort(np.argsort(rng.random((batch, n)), axis=1)[:, :k], axis=1)
-        yield from draws
+            yield np.sort(np.argsort(rng.random((batch, n)), axis=1)[:, :k], axis=1)
+
+
+class _BlockChunks:
+    """Takes the next m working sets of a batch stream as one C-contiguous (m, k) int64 array."""
+
+    def __init__(self, batches):
+        self._batches = batches
+        self._rest = np.empty((0, 0), dtype=np.int64)
+
+    def take(self, m: int) -> np.ndarray:
+        parts, have = [], 0
+        while have < m:
+            if not len(self._rest):
+                self._rest = next(self._batches)
+                continue
+            part, self._rest = self._rest[:m - have], self._rest[m - have:]
+            parts.append(part)
+            have += len(part)
+        return np.ascontiguousarray(np.concatenate(parts), dtype=np.int64)
 
 
 def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
          callback: Callable[[Step], bool | None] | None = None, log_every: int = 100, k: int = 2,
          alpha: float = 1e-5, working_set: str = "random", Q: str | None = None,
-         branches: str = "both") -> Result:
+         branches: str = "both", engine: str | None = None) -> Result:
     """Run OBCD (Algorithm 1) on ``problem`` from ``X0``.
 
     Parameters
@@ -84,12 +127,16 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     working_set : "random" (uniform over the C(n, k) sets) or "cyclic".
     Q : "exact" (eq. (9)) or "scalar" (eq. (10)); None means "exact" for k = 2, "scalar" for k > 2.
     branches : "both" (OBCD), or "rot" / "ref" to restrict V to one circle of O(2) (k = 2).
+    engine : "compiled" (the whole iteration in numba, :mod:`.obcd_kernel`), "python" (this
+        module's loop), or None: "compiled" where it applies, i.e. a QuadraticProblem with a
+        built-in penalty (``h.sweep_kind`` is not None), k = 2 and no callback. Both engines draw
+        the same working sets and give the same iterates (to rounding).
 
     Returns
     -------
     Result
         ``solver = "obcd"``; F is recomputed at the returned X (the tracked F is the last
-        history entry, equal to it up to rounding).
+        history entry, equal to it up to rounding); ``info["engine"]`` is the engine that ran.
     """
     X = as_matrix(X0, "X0").copy()
     n, r = X.shape
@@ -116,12 +163,19 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         raise ValueError(f"branches = {branches!r} only applies to k = 2")
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
 
-    blocks = working_sets(n, k, working_set, rng)
+    engine = _choose_engine(engine, problem, k, callback)
+
+    batches = _working_set_batches(n, k, working_set, rng)
     G = problem.grad(X)
     F = problem.f_from_grad(X, G) + h(X)
     rec = Recorder("obcd", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
                    callback=callback)
     rec.log(0, X, F)
+    if engine == "compiled":
+        it, stop_reason, F = _run_compiled(problem, X, G, F, _BlockChunks(batches), rec, alpha=alpha,
+                                           exact=Q == "exact", branches=branches)
+        return rec.result(X, it, stop_reason, F_tracked=F, info={"engine": engine})
+    blocks = (B for batch in batches for B in batch)
     stop_reason = "max_iter"
     it = 0
     for it in range(1, max_iter + 1):
@@ -140,4 +194,42 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         if reason is not None:
             stop_reason = reason
             break
-    return rec.result(X, it, stop_reason, F_tracked=F)
+    return rec.result(X, it, stop_reason, F_tracked=F, info={"engine": engine})
+
+
+def _choose_engine(engine, problem, k: int, callback) -> str:
+    """The engine that runs: ``engine`` checked, or None resolved ("compiled" where it applies)."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be 'compiled', 'python' or None, got {engine!r}")
+    why_not = None
+    if not isinstance(problem, QuadraticProblem):
+        why_not = f"the problem is a {type(problem).__name__}, not a QuadraticProblem"
+    elif problem.h.sweep_kind is None:
+        why_not = f"the penalty {problem.h!r} is not built in (it has no sweep_kind)"
+    elif k != 2:
+        why_not = f"k = {k} (the kernel does k = 2 only)"
+    elif callback is not None:
+        why_not = "a callback is given (it sees every step; use engine='python' or None)"
+    if engine == "compiled" and why_not is not None:
+        raise ValueError(f"engine='compiled' cannot run here: {why_not}")
+    return "python" if why_not is not None or engine == "python" else "compiled"
+
+
+def _run_compiled(problem, X, G, F, chunks: _BlockChunks, rec: Recorder, *, alpha: float, exact: bool,
+                  branches: str) -> tuple[int, str, float]:
+    """The compiled engine: kernel chunks that end at every log point and at least every
+    ``COMPILED_CHUNK`` steps (where the clock is checked); returns (iterations, stop reason, F)."""
+    h = problem.h
+    kind = ZERO_KIND if h.is_zero else h.sweep_kind
+    lam, tau = h.sweep_params()
+    first, last = (0, 1) if branches == "both" else (BRANCHES.index(branches),) * 2
+    it = 0
+    while it < rec.max_iter:
+        m = min(COMPILED_CHUNK, rec.max_iter - it, rec.log_every - it % rec.log_every)
+        F = run_steps(problem._C, problem._D, X, G, chunks.take(m), alpha, exact, kind, lam, tau, first, last, F,
+                      _NO_TRACE)
+        it += m
+        reason = rec.after_step(it, X, F)
+        if reason is not None:
+            return it, reason, F
+    return it, "max_iter", F

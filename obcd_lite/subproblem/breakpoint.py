@@ -36,7 +36,7 @@ import numpy as np
 from ..penalties import Penalty, Zero, snap_zeros
 from ..stiefel import BRANCHES, branch_from_cos_sin
 from ..validation import as_matrix, check_symmetric
-from .sweep import sweep_2x2
+from .sweep import coefficients_2x2, rotate_rows, sweep_2x2
 
 
 class TwoByTwoSolution(NamedTuple):
@@ -64,13 +64,10 @@ def branch_coefficients(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray):
 
 
 def _scalar_coefficients(Qt, P):
-    """[(a, b, cq, d, e) of rot, (a, b, cq, d, e) of ref] as Python floats (cheap for 2x2 data)."""
-    (p11, p12), (p21, p22) = P.tolist()
-    q = Qt.tolist()
-    half_c, half_e = 0.5 * (q[0][0] + q[3][3]), 0.5 * (q[1][1] + q[2][2])
-    d_even, d_odd = q[2][3] - q[0][1], q[0][2] - q[1][3]
-    return [(p22 + p11, p12 - p21, half_c + q[0][3], d_even + d_odd, half_e - q[1][2]),
-            (p22 - p11, p12 + p21, half_c - q[0][3], d_even - d_odd, half_e + q[1][2])]
+    """[(a, b, cq, d, e) of rot, (a, b, cq, d, e) of ref] as Python floats (``sweep.coefficients_2x2``)."""
+    coef = np.empty((2, 5))
+    coefficients_2x2(np.ascontiguousarray(Qt, dtype=float), np.ascontiguousarray(P, dtype=float), coef)
+    return coef.tolist()
 
 
 _SIGN_CACHE: dict = {}
@@ -412,7 +409,9 @@ def solve_2x2_unchecked(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTw
     kind = h.sweep_kind
     if h.is_zero:
         k, c, s, value, _ = sweep_2x2(np.array(coef), _NO_ROWS, kind, 0.0, 0.0, first, last)
-        return _solution(k, c, s, branch_from_cos_sin(k, c, s) @ Z, value)
+        VZ = np.empty(Z.shape)
+        rotate_rows(np.ascontiguousarray(Z, dtype=float), k, c, s, VZ)
+        return _solution(k, c, s, VZ, value)
     if kind is not None:
         lam, tau = h.sweep_params()
         k, c, s, _, VZ = sweep_2x2(np.array(coef), np.ascontiguousarray(Z), kind, lam, tau, first, last)

@@ -26,13 +26,16 @@ def block_data(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
 
     Parameters
     ----------
-    problem : QuadraticProblem (``exact_Q``, ``scalar_Q``).
+    problem : QuadraticProblem (``exact_Q``, ``scalar_Q``; ``block_2x2`` for k = 2 if it has one).
     X : (n, r) point; G : grad f(X).
     B : k row indices.
     alpha : the proximal parameter of eq. (11).
     Q : "exact" (eq. (9)) or "scalar" (eq. (10)).
     """
     k = len(B)
+    if k == 2 and hasattr(problem, "block_2x2"):  # compiled, the same arithmetic as the compiled OBCD engine
+        Qt, P, Z = problem.block_2x2(X, G, B, alpha, Q)
+        return Qt, P, Z, G[B]
     Ik, Ik2 = _IDENTITIES[k] if k in _IDENTITIES else (np.eye(k), np.eye(k * k))
     Z = X[B]
     GB = G[B]

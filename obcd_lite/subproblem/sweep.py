@@ -29,12 +29,14 @@ every entry zero there drops out, ties included; for X >= 0 the point is checked
 entry; where crossings tie to within 1e-9 their order is arbitrary, so the point is scored
 entry by entry), and (ii) the stationary points inside the arcs: -(A, B) / hypot(A, B) when the
 quadratic part is constant (Qt = varsigma I, where the paper's quartic degenerates), otherwise
-the real parts of the roots of the quartic in t = tan(theta / 2)
+the real roots of the quartic in t = tan(theta / 2) (``polynomial_roots.quartic_candidates``: the
+sign changes, plus the roots of its derivative where a double root may sit)
 
     (d - B) t^4 + (4w - 2A) t^3 - 6d t^2 - (2A + 4w) t + (B + d) = 0,
 
 which is g'(theta) (1 + t^2)^2 = 0 (theta = pi, t = infinity, is candidate (i)), each root
-polished by Newton's method on g'(theta). Quartics are
+polished by Newton's method on g'(theta). A minimum of g inside an arc is a sign change of g'
+from - to +, hence of the quartic. Quartics are
 solved only on arcs whose lower bound beats the best value so far, most promising arc first;
 the bound is the larger of the arc-wise minima of the linear and the quadratic part added, and
 the smaller end value minus M L^2 / 8 (|g''| <= M on an arc of length L). A root that is not a stationary
@@ -52,6 +54,7 @@ import numpy as np
 from numba import njit
 
 from ..penalties import CAPPED_KIND, EPS, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND, ZERO_ULPS  # noqa: F401
+from .polynomial_roots import quartic_candidates
 
 _TWO_PI = 2.0 * math.pi
 _HALF_PI = 0.5 * math.pi
@@ -77,8 +80,8 @@ _STEPS = np.array([
 ])
 _ZERO_ROWS = np.array([1, 4])
 _ALL_ROWS = np.arange(6)
-# Newton steps that polish each quartic root (np.roots loses digits when the coefficients span
-# many orders of magnitude, e.g. a root near t = infinity next to roots near 1).
+# Newton steps on g'(theta) that polish each quartic root (a root in t loses digits when the
+# coefficients span many orders of magnitude, e.g. a root near t = infinity next to roots near 1).
 _NEWTON_STEPS = 4
 
 
@@ -214,8 +217,8 @@ def _is_zero(x, y, size, i, c, s):
 def _count_zeros(x, y, size, c, s):
     """How many entries that are not identically zero vanish at (c, s), to rounding (as snap_zeros)."""
     count = 0
-    for i in range(x.size):
-        if _is_zero(x, y, size, i, c, s):
+    for i in range(x.size):  # _is_zero written out: 20x faster here (numba does not inline the call)
+        if size[i] > 0.0 and abs(x[i] * c + y[i] * s) <= _ZERO_TOL * size[i]:
             count += 1
     return count
 
@@ -319,21 +322,30 @@ def _quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi):
 @njit(cache=True)
 def _stationary_angles(A, B, w, d):
     """Stationary points of g = A c + B s + w c^2 + d c s, as angles in [0, 2 pi): the closed form
-    when w = d = 0, else the roots of g'(theta) (1 + t^2)^2, a quartic in t = tan(theta / 2), each
-    polished by Newton's method on g'(theta) (real parts of complex roots are kept too: any angle is
-    a harmless candidate, scored exactly by the caller)."""
+    when w = d = 0, else the real roots of g'(theta) (1 + t^2)^2, a quartic in t = tan(theta / 2)
+    (and the roots of its derivative, where a double root may sit), each polished by Newton's
+    method on g'(theta) (any angle is a harmless candidate, scored exactly by the caller)."""
     if w == 0.0 and d == 0.0:  # A c + B s: one minimizer, in closed form
         out = np.empty(1)
         out[0] = (math.atan2(B, A) + math.pi) % _TWO_PI
         return out
     coeffs = np.array([d - B, 4.0 * w - 2.0 * A, -6.0 * d, -2.0 * A - 4.0 * w, B + d])
-    # Coefficients below eps of the largest are rounding noise; dropping them also keeps np.roots
-    # from dividing by a subnormal leading coefficient (a root that far out is theta = pi, a crossing).
-    coeffs[np.abs(coeffs) < 1e-16 * np.max(np.abs(coeffs))] = 0.0
-    roots = np.roots(coeffs.astype(np.complex128))
-    out = np.empty(roots.size)
-    for i in range(roots.size):
-        theta = 2.0 * math.atan(roots[i].real)
+    # Coefficients below eps of the largest are rounding noise; a vanishing leading coefficient is
+    # a root at t = infinity, theta = pi, which is a crossing of its own.
+    largest = np.max(np.abs(coeffs))
+    lead = 5
+    for i in range(5):
+        if abs(coeffs[i]) < 1e-16 * largest:
+            coeffs[i] = 0.0
+        elif lead == 5:
+            lead = i
+    if lead >= 4:  # a constant (or zero) quartic: no root
+        return np.empty(0)
+    roots = np.empty(8)
+    count = quartic_candidates(coeffs, lead, roots)
+    out = np.empty(count)
+    for i in range(count):
+        theta = 2.0 * math.atan(roots[i])
         for _ in range(_NEWTON_STEPS):
             c, s = math.cos(theta), math.sin(theta)
             c2, s2 = c * c - s * s, 2.0 * c * s
@@ -392,6 +404,7 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
 
         # Pass 1: score every crossing; record each arc's data and end points.
         arc = np.empty((m + 1, 4))                   # A, B, K, negatives on arc j = [ends[j], ends[j + 1]]
+        last_mid = (np.nan, np.nan)                  # the last midpoint of tied crossings scored
         ends = np.empty(m + 2)
         cos_end = np.empty(m + 2)
         sin_end = np.empty(m + 2)
@@ -441,6 +454,9 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
                     c_mid, s_mid = c + cos_sin[o_next, 0], s + cos_sin[o_next, 1]
                     norm = math.hypot(c_mid, s_mid)
                     c_mid, s_mid = c_mid / norm, s_mid / norm
+                    if c_mid == last_mid[0] and s_mid == last_mid[1]:
+                        continue  # scored just before (a group of equal crossings gives equal midpoints)
+                    last_mid = (c_mid, s_mid)
                     value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c_mid, s_mid)
                     if value < best:
                         best, best_k, best_c, best_s = value, k, c_mid, s_mid
@@ -498,16 +514,38 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
 
 
 @njit(cache=True)
+def coefficients_2x2(Qt, P, coef):
+    """Fill coef (2 x 5) with (a, b, cq, d, e) of eq. (1-D) for rot (row 0) and ref (row 1):
+    a = P22 +- P11, b = P12 -+ P21, cq = (Q11 + Q44)/2 +- Q14, d = -Q12 +- Q13 -+ Q24 + Q34,
+    e = (Q22 + Q33)/2 -+ Q23 (paper's 1-based indices; upper sign: rot)."""
+    half_c, half_e = 0.5 * (Qt[0, 0] + Qt[3, 3]), 0.5 * (Qt[1, 1] + Qt[2, 2])
+    d_even, d_odd = Qt[2, 3] - Qt[0, 1], Qt[0, 2] - Qt[1, 3]
+    p11, p12, p21, p22 = P[0, 0], P[0, 1], P[1, 0], P[1, 1]
+    coef[0, 0], coef[0, 1], coef[0, 2] = p22 + p11, p12 - p21, half_c + Qt[0, 3]
+    coef[0, 3], coef[0, 4] = d_even + d_odd, half_e - Qt[1, 2]
+    coef[1, 0], coef[1, 1], coef[1, 2] = p22 - p11, p12 + p21, half_c - Qt[0, 3]
+    coef[1, 3], coef[1, 4] = d_even - d_odd, half_e + Qt[1, 2]
+
+
+@njit(cache=True)
+def rotate_rows(Z, k, c, s, out):
+    """out = V Z for V = rot(theta) = [[c, s], [-s, c]] (k = 0) or ref(theta) = [[-c, s], [s, c]] (k = 1)."""
+    first = c if k == 0 else -c
+    second = -s if k == 0 else s
+    for j in range(Z.shape[1]):
+        z1, z2 = Z[0, j], Z[1, j]
+        out[0, j] = first * z1 + s * z2
+        out[1, j] = second * z1 + c * z2
+
+
+@njit(cache=True)
 def _new_rows(Z, k, c, s):
     """V Z for V = rot(theta) (k = 0) or ref(theta) (k = 1), with the zeros to rounding set to 0.0."""
-    r = Z.shape[1]
-    VZ = np.empty((2, r))
-    first = c if k == 0 else -c
-    for j in range(r):
-        z1, z2 = Z[0, j], Z[1, j]
-        tol = _ZERO_TOL * math.hypot(z1, z2)
-        top = first * z1 + s * z2      # rot: c z1 + s z2,  ref: -c z1 + s z2
-        bottom = (-s if k == 0 else s) * z1 + c * z2
-        VZ[0, j] = 0.0 if abs(top) <= tol else top
-        VZ[1, j] = 0.0 if abs(bottom) <= tol else bottom
+    VZ = np.empty((2, Z.shape[1]))
+    rotate_rows(Z, k, c, s, VZ)
+    for j in range(Z.shape[1]):
+        tol = _ZERO_TOL * math.hypot(Z[0, j], Z[1, j])
+        for i in range(2):
+            if abs(VZ[i, j]) <= tol:
+                VZ[i, j] = 0.0
     return VZ

@@ -1,0 +1,208 @@
+"""OBCD speed: the compiled engine against the Python engine, scaling in n and r, compile time.
+
+Run with ``.venv/bin/python benchmarks/obcd_speed.py`` (about 4 min on the project's 2-core VM;
+``--quick`` for a smoke run). Everything except the compile-time section runs in this one process;
+the compile times are measured in child processes with their own empty (then warm) numba cache
+directory (``NUMBA_CACHE_DIR``), so this checkout's cache is not touched.
+
+1. Compile time: the first ``obcd`` call of a fresh process with an empty numba cache (the sweep,
+   the block arithmetic and the kernel are compiled), then the same with the cache filled (loaded).
+2. Both engines on the paper's "randn" sparse PCA (C = A^T A, A 500 x 1000 Gaussian, ||A||_F = 1,
+   r = 20, X0 = identity, rng = 0): h = 0, l1 (two lambdas), l0 and X >= 0, Q = "exact" and
+   "scalar". Iterations per second as the median of three identical runs with their range (wall
+   clock, the solver's own ``Result.seconds``), the CPU share of the process during the runs
+   (below 100 % means other processes took the cores: this VM is shared), the ratio of the
+   medians, and max |X_compiled - X_python| after the Python engine's iterations (the same rng).
+3. Scaling of the compiled engine: it/s and the cost per iteration at n in {250, 1000, 4000} x
+   r in {5, 20, 50} (A is 500 x n) from a dense random X0 (from the identity most pairs of rows are
+   zero and a step that moves nothing skips the gradient update) for h = 0 with Q = "scalar" (no sort
+   in the sweep: the O(nr) gradient update shows) and l1 with Q = "exact"; ns per (n r) is the cost
+   per entry of G. The
+   sizes of G (8 n r bytes) and of the two rows of C read per step (16 n bytes) are printed beside
+   them to compare with the caches (``lscpu``).
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from obcd_lite import L0, L1, identity_init, nonneg_pca, obcd, randn_covariance, random_stiefel, sparse_pca
+
+_HERE = Path(__file__).resolve().parent
+_spec = importlib.util.spec_from_file_location("_run_benchmarks", _HERE / "run_benchmarks.py")
+_rb = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = _rb  # dataclasses look their module up there
+_spec.loader.exec_module(_rb)
+format_table, environment_report, load_average = _rb.format_table, _rb.environment_report, _rb.load_average
+
+
+@dataclass(frozen=True)
+class Config:
+    m: int = 500
+    n: int = 1000
+    r: int = 20
+    data_seed: int = 0
+    python_iters: int = 8000          # Python engine: iterations per run
+    compiled_iters: int = 200_000     # compiled engine: iterations per run
+    repeats: int = 3
+    l1_lams: tuple = (1e-4, 1e-5)
+    l0_lam: float = 3e-6
+    scaling_n: tuple = (250, 1000, 4000)
+    scaling_r: tuple = (5, 20, 50)
+    scaling_seconds: float = 1.0      # each scaling run stops at this time limit
+    compile_time: bool = True
+
+    def quick(self) -> "Config":
+        return dataclasses.replace(self, python_iters=300, compiled_iters=3000, repeats=1, scaling_n=(60, 120),
+                                   scaling_r=(3, 6), scaling_seconds=0.05, m=50, n=80, r=4, compile_time=False)
+
+
+def cases(config: Config, C: np.ndarray) -> list[tuple[str, Callable]]:
+    """(penalty label, problem factory) of section 2: the cases of run_benchmarks.py's Table 2."""
+    out = [("h=0", lambda: sparse_pca(C))]
+    out += [(f"L1({lam:g})", lambda lam=lam: sparse_pca(C, L1(lam))) for lam in config.l1_lams]
+    out += [(f"L0({config.l0_lam:g})", lambda: sparse_pca(C, L0(config.l0_lam))), ("X>=0", lambda: nonneg_pca(C))]
+    return out
+
+
+def timed_runs(problem, X0, repeats: int, **kwargs) -> dict:
+    """``repeats`` identical runs: median it/s, its range, the CPU share, the last result."""
+    speeds, wall, cpu = [], 0.0, 0.0
+    for _ in range(repeats):
+        t_wall, t_cpu = time.perf_counter(), time.process_time()
+        res = obcd(problem, X0, rng=0, log_every=10**9, **kwargs)
+        wall += time.perf_counter() - t_wall
+        cpu += time.process_time() - t_cpu
+        speeds.append(res.iterations / res.seconds)
+    speeds.sort()
+    return {"median": float(np.median(speeds)), "min": speeds[0], "max": speeds[-1], "cpu": cpu / wall, "res": res}
+
+
+def section_engines(config: Config, C: np.ndarray, emit) -> list[dict]:
+    t0 = time.perf_counter()
+    X0 = identity_init(config.n, config.r)
+    rows = []
+    for label, make in cases(config, C):
+        for Q in ("exact", "scalar"):
+            problem = make()
+            py = timed_runs(problem, X0, config.repeats, max_iter=config.python_iters, Q=Q, engine="python")
+            co = timed_runs(problem, X0, config.repeats, max_iter=config.compiled_iters, Q=Q, engine="compiled")
+            same = obcd(problem, X0, rng=0, max_iter=config.python_iters, Q=Q, engine="compiled").X
+            co_res = co["res"]
+            rows.append({"h": label, "Q": Q, "python": py, "compiled": co, "ratio": co["median"] / py["median"],
+                         "dX": float(np.max(np.abs(same - py["res"].X))),
+                         "feas": float(np.linalg.norm(co_res.X.T @ co_res.X - np.eye(config.r))),
+                         "F_drift": abs(float(co_res.history["F"][-1]) - co_res.F)})
+    table = [[r["h"], r["Q"], r["python"]["median"], f"{r['python']['min']:.0f}-{r['python']['max']:.0f}",
+              r["python"]["cpu"] * 100, r["compiled"]["median"],
+              f"{r['compiled']['min']:.0f}-{r['compiled']['max']:.0f}", r["compiled"]["cpu"] * 100,
+              1e6 / r["compiled"]["median"], r["ratio"], r["dX"], r["feas"], r["F_drift"]] for r in rows]
+    emit(format_table(["h", "Q", "python it/s", "range", "cpu%", "compiled it/s", "range", "cpu%", "us/iter",
+                       "ratio", "max|dX|", "feas", "|F_tracked-F|"], table,
+                      title=f"Table A. OBCD engines on randn-{config.m}-{config.n} (data seed {config.data_seed}), "
+                            f"r = {config.r}, X0 = identity_init, rng = 0, k = 2, alpha = 1e-5"))
+    emit(f"(median of {config.repeats} identical runs, min-max beside it; python: {config.python_iters} iterations, "
+         f"compiled: {config.compiled_iters}; cpu% = process CPU time / wall time during the runs; ratio = "
+         f"compiled / python medians; max|dX| between the engines after {config.python_iters} iterations; "
+         f"feas = ||X^T X - I||_F and |F_tracked - F| after the compiled runs. "
+         f"section time {time.perf_counter() - t0:.1f} s)")
+    return rows
+
+
+def section_scaling(config: Config, emit) -> list[dict]:
+    t0 = time.perf_counter()
+    rows = []
+    for n in config.scaling_n:
+        C = randn_covariance(config.m, n, rng=config.data_seed)
+        for r in config.scaling_r:
+            X0 = random_stiefel(n, r, rng=0)  # dense: every step moves (from identity most blocks are zero rows)
+            for label, problem, Q in (("h=0", sparse_pca(C), "scalar"), ("L1(1e-4)", sparse_pca(C, L1(1e-4)), "exact")):
+                obcd(problem, X0, rng=0, max_iter=10, Q=Q)  # first touch of C and the buffers
+                run = timed_runs(problem, X0, config.repeats, max_iter=10**9, time_limit=config.scaling_seconds, Q=Q)
+                us = 1e6 / run["median"]
+                rows.append({"h": label, "Q": Q, "n": n, "r": r, "it/s": run["median"], "us": us,
+                             "ns_per_nr": 1e3 * us / (n * r), "cpu": run["cpu"]})
+    table = [[row["h"], row["Q"], row["n"], row["r"], row["it/s"], row["us"], row["ns_per_nr"],
+              f"{8 * row['n'] * row['r'] / 1024:.0f} KiB", f"{16 * row['n'] / 1024:.0f} KiB",
+              f"{8 * row['n'] ** 2 / 2**20:.0f} MiB", row["cpu"] * 100] for row in rows]
+    emit(format_table(["h", "Q", "n", "r", "it/s", "us/iter", "ns/(n r)", "G", "2 rows of C", "C", "cpu%"], table,
+                      title=f"Table B. Compiled engine scaling, randn-{config.m}-n, X0 = random_stiefel (dense), "
+                            f"runs of {config.scaling_seconds:g} s (median of {config.repeats})"))
+    emit(f"(section time {time.perf_counter() - t0:.1f} s)")
+    return rows
+
+
+_CHILD = """
+import time
+t = time.perf_counter()
+from obcd_lite import L1, identity_init, obcd, randn_covariance, sparse_pca
+t_import = time.perf_counter() - t
+problem = sparse_pca(randn_covariance(20, 30, rng=0), L1(1e-3))
+t = time.perf_counter()
+obcd(problem, identity_init(30, 3), max_iter=10, rng=0, Q="exact", engine="compiled")
+obcd(problem, identity_init(30, 3), max_iter=10, rng=0, Q="exact", engine="python")
+t_first = time.perf_counter() - t
+t = time.perf_counter()
+obcd(problem, identity_init(30, 3), max_iter=10, rng=0, Q="exact", engine="compiled")
+print(t_import, t_first, time.perf_counter() - t)
+"""
+
+
+def section_compile(emit) -> list[dict]:
+    rows = []
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=os.pathsep.join(
+            [str(_HERE.parent)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+        for label in ("empty cache (compiles)", "warm cache (loads)"):
+            out = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True, text=True, check=True)
+            t_import, t_first, t_second = (float(v) for v in out.stdout.split())
+            rows.append({"cache": label, "import": t_import, "first": t_first, "second": t_second})
+    emit(format_table(["numba cache", "import [s]", "first calls [s]", "next call [s]"],
+                      [[r["cache"], r["import"], r["first"], r["second"]] for r in rows],
+                      title="Table C. First-call cost in a fresh process: import obcd_lite, then the first obcd "
+                            "calls (compiled and python engines, 10 iterations each), then one more compiled call"))
+    return rows
+
+
+def run(config: Config, emit: Callable[[str], None] = print) -> dict:
+    t0 = time.perf_counter()
+    emit("obcd-lite OBCD speed")
+    emit(environment_report())
+    emit(f"config:      {config}")
+    emit("")
+    out = {}
+    if config.compile_time:
+        out["compile"] = section_compile(emit)
+        emit("")
+    C = randn_covariance(config.m, config.n, rng=config.data_seed)
+    obcd(sparse_pca(C, L1(1e-4)), identity_init(config.n, config.r), max_iter=10, rng=0)  # compile / load once
+    out["engines"] = section_engines(config, C, emit)
+    emit("")
+    out["scaling"] = section_scaling(config, emit)
+    emit("")
+    emit(f"total wall time {time.perf_counter() - t0:.1f} s; load avg now {load_average()} (1/5/15 min)")
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, no compile-time section (smoke run)")
+    args = parser.parse_args(argv)
+    config = Config().quick() if args.quick else Config()
+    run(config, emit=lambda s: print(s, flush=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""OBCD's whole k = 2 iteration compiled with numba: the "compiled" engine of :func:`~.obcd.obcd`.
+
+One call of :func:`run_steps` does a chunk of Algorithm 1 iterations on a ``QuadraticProblem``
+f(X) = 1/2 tr(X^T C X D) + <X, L> + const with a built-in penalty, for working sets drawn by the
+Python driver (the same draws as the Python engine). Each iteration is the Python engine's, made of
+the same compiled functions, so the iterates agree bit for bit:
+
+1. block data of Lemma 2.3(a), ``block_arithmetic.block_2x2``: Z = X(B, :), Q of eq. (9) or (10),
+   Qt = Q + alpha I and P;
+2. the coefficients of eq. (1-D) and the compiled sweep ``subproblem.sweep.sweep_2x2`` (called,
+   not copied), which returns V Z with its zeros to rounding exact (h = 0: V Z by ``rotate_rows``);
+3. X(B, :) <- V Z, with the exact change of h;
+4. ``block_arithmetic.step_2x2``: the exact change of f and G += C(:, B) dZ D (Appendix C.3 (i)),
+   a rank-2 update read row by row from the rows B of the symmetric C.
+
+Memory beyond X, G and C: the O(r) buffers of one call. The loop allocates nothing itself; the
+sweep allocates its O(r) scratch arrays on every call (numba's allocator, ~0.1 us each).
+L enters only through G (whose update does not involve it) and the starting F.
+
+numba caches :func:`run_steps` with the functions it calls compiled in, and checks only this
+file's time stamp: after editing ``sweep.py``, ``polynomial_roots.py`` or ``block_arithmetic.py``,
+delete ``obcd_lite/**/__pycache__/*.nbi`` / ``*.nbc`` (the tests of equal iterates catch a stale cache).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..block_arithmetic import block_2x2, step_2x2
+from ..penalties import CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND
+from ..subproblem.sweep import coefficients_2x2, rotate_rows, sweep_2x2
+
+#: Columns of the optional per-step trace: F before - F after, ||V - I||_F^2.
+TRACE_COLUMNS = ("decrease", "move")
+
+
+@njit(cache=True)
+def _penalty_value(M, kind, lam, tau):
+    """h(M) of the built-in penalty ``kind`` (what ``Penalty.__call__`` returns)."""
+    total = 0.0
+    count = 0
+    for i in range(M.shape[0]):
+        for j in range(M.shape[1]):
+            u = M[i, j]
+            if kind == L1_KIND:
+                total += abs(u)
+            elif kind == CAPPED_KIND:
+                total += min(abs(u), tau)
+            elif kind == L0_KIND:
+                if u != 0.0:
+                    count += 1
+            elif kind == NONNEG_KIND:
+                if not u >= 0.0:
+                    return np.inf
+    if kind == L0_KIND:
+        return lam * count
+    if kind == L1_KIND or kind == CAPPED_KIND:
+        return lam * total
+    return 0.0
+
+
+@njit(cache=True)
+def run_steps(C, D, X, G, blocks, alpha, exact, kind, lam, tau, first, last, F, trace):
+    """Do ``len(blocks)`` OBCD iterations (k = 2) in place on X and G; return the tracked F.
+
+    Parameters
+    ----------
+    C : (n, n) symmetric, C-contiguous. D : (r, r), or (0, 0) for D = I.
+    X, G : (n, r) C-contiguous iterate and gradient grad f(X) = C X D + L, updated in place.
+    blocks : (m, 2) int64 working sets, rows b0 < b1.
+    alpha : proximal parameter of eq. (11). exact : Q of eq. (9) (True) or eq. (10) (False).
+    kind, lam, tau : the penalty as the sweep reads it (``ZERO_KIND`` for h = 0).
+    first, last : branches searched, 0 (rot) to 1 (ref) inclusive.
+    F : F(X) on entry (tracked exactly from the change of the two rows).
+    trace : (m, 2) array that receives F before - F after and ||V - I||_F^2 of every step, or
+        (0, 2) for none.
+    """
+    r = X.shape[1]
+    Z = np.empty((2, r))
+    ZD = np.empty((2, r))
+    dZ = np.empty((2, r))
+    W = np.empty((2, r))
+    VZ = np.empty((2, r))
+    no_rows = np.empty((2, 0))
+    Qt = np.empty((4, 4))
+    P = np.empty((2, 2))
+    coef = np.empty((2, 5))
+    record = trace.shape[0] > 0
+    for step in range(blocks.shape[0]):
+        b0, b1 = blocks[step, 0], blocks[step, 1]
+        block_2x2(C, D, X, G, b0, b1, alpha, exact, Z, ZD, Qt, P)
+        coefficients_2x2(Qt, P, coef)
+        if kind == ZERO_KIND:
+            branch, c, s, _, _ = sweep_2x2(coef, no_rows, kind, 0.0, 0.0, first, last)
+            rotate_rows(Z, branch, c, s, VZ)
+            h_change = 0.0
+        else:
+            branch, c, s, _, rows = sweep_2x2(coef, Z, kind, lam, tau, first, last)
+            VZ[:, :] = rows
+            h_change = _penalty_value(VZ, kind, lam, tau) - _penalty_value(Z, kind, lam, tau)
+        for a in range(2):
+            for j in range(r):
+                dZ[a, j] = VZ[a, j] - Z[a, j]
+        F_before = F
+        F += step_2x2(C, D, G, b0, b1, dZ, W) + h_change
+        for j in range(r):
+            X[b0, j] = VZ[0, j]
+            X[b1, j] = VZ[1, j]
+        if record:
+            trace[step, 0] = F_before - F
+            first_diagonal = c - 1.0 if branch == 0 else -c - 1.0
+            trace[step, 1] = first_diagonal * first_diagonal + (c - 1.0) ** 2 + 2.0 * s * s
+    return F
