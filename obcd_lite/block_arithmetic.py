@@ -4,7 +4,7 @@ For f(X) = 1/2 tr(X^T C X D) + <X, L> + const and a working set B = (b0, b1) wit
 
 * :func:`block_2x2` — Lemma 2.3(a): Qt = Q + alpha I and P = [grad f(X) X^T]_BB - mat(Q vec(I)) - alpha I,
   with Q of eq. (9), (Z D Z^T) (x) C_BB, or eq. (10), varsigma I with
-  varsigma = ||Z D Z^T||_2 ||C_BB||_2 (Lemma C.3(a));
+  varsigma = ||Z D Z^T||_2 ||C_BB||_2 (Lemma C.2(a));
 * :func:`step_2x2` — moving X by U_B dZ: the exact change of f, <dZ, G_B> + 1/2 tr(dZ^T C_BB dZ D), and
   G += C(:, B) dZ D (Appendix C.3 (i)), a rank-2 update read row by row (C is symmetric, so
   column b of C is row b, contiguous).

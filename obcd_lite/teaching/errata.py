@@ -116,11 +116,32 @@ ERRATA = (
                 "longer holds; det +1 matrices can get 2 or more reflections",
      "instance": "random D in O(6): reflections counted with both variants",
      "test": "test_listing_1_footnote_moves_the_reflection"},
+    # --- notebook 05: the optimality hierarchy (Theorem 3.8, Lemma 4.4) -----------------------------------
+    {"where": "Theorem 3.8(a)", "notebook": "05", "kind": "wrong",
+     "paper": "every BS2-point is a critical point",
+     "correct": "true for h = 0 and X >= 0; false for l1 and l0: the proof's eq. (necessary) gives each block its own "
+                "subgradient and then uses one G for all blocks (at a zero entry shared by two pairs they need "
+                "different values)",
+     "instance": "F = ||X - T||^2 + 1.35 ||X||_1 on St(3, 2), T = [[1.5, -1.25], [1.5, 1.35], [0.8, 0.25]], X = OBCD's "
+                 "limit: every block gap <= 9e-16 (brute force over O(2)), dist(0, d_M F(X)) = 0.82",
+     "test": "test_theorem_3_8_a_fails_for_l1_and_l0"},
+    {"where": "Theorem 3.8(c)", "notebook": "05", "kind": "wrong",
+     "paper": "every BS_{k+1}-point is a BS_k-point",
+     "correct": "with the exact Q of eq. (9); with the scalar Q of eq. (10) a BS3-point need not be BS2",
+     "instance": "h = 0, r = 1: eigenvectors of random symmetric 4 x 4 C, classified with Q = 'scalar'",
+     "test": "test_theorem_3_8_c_needs_the_exact_Q"},
+    {"where": "Lemma 4.4(b)", "notebook": "05", "kind": "wrong",
+     "paper": "dist(0, d_M F(X))^2 <= gamma * mean over blocks of the block residuals",
+     "correct": "fails at the Theorem 3.8(a) witness (left 0.67, right 0); gamma = C(n,k)/C(n-2,k-2) itself is the "
+                "right count",
+     "instance": "the Theorem 3.8(a) witness",
+     "test": "test_lemma_4_4_b_fails_at_the_witness"},
+
 )
 
 
 def errata_rows(notebook: str | None = None) -> list[dict]:
-    """The rows of ``ERRATA`` shown in ``notebook`` ("01", "02", "03"), or all of them."""
+    """The rows of ``ERRATA`` shown in ``notebook`` ("01", "02", "03", "05"), or all of them."""
     if notebook is not None and notebook not in {r["notebook"] for r in ERRATA}:
         raise ValueError(f"notebook must be one of {sorted({r['notebook'] for r in ERRATA})}, got {notebook!r}")
     return [r for r in ERRATA if notebook is None or r["notebook"] == notebook]

@@ -24,8 +24,8 @@ def test_every_erratum_names_a_test_of_this_module():
     names = {r["test"] for r in ERRATA}
     assert names <= set(globals()), names - set(globals())
     assert len(names) == len(ERRATA)
-    assert {r["kind"] for r in ERRATA} <= set(KINDS) and {r["notebook"] for r in ERRATA} == {"01", "02", "03"}
-    assert sum(len(errata_rows(nb)) for nb in ("01", "02", "03")) == len(ERRATA)
+    assert {r["kind"] for r in ERRATA} <= set(KINDS) and {r["notebook"] for r in ERRATA} == {"01", "02", "03", "05"}
+    assert sum(len(errata_rows(nb)) for nb in ("01", "02", "03", "05")) == len(ERRATA)
     assert errata_table("02").startswith("1. [eq. (11), first line] (slip)")
     with pytest.raises(ValueError, match="notebook"):
         errata_rows("04")
@@ -442,3 +442,36 @@ def test_no_retired_theorem_numbers_in_the_suite():
         text = path.read_text()
         for old in RETIRED_NUMBERS:
             assert old not in text, f"{path.relative_to(ROOT)} still says {old}"
+
+
+# --- notebook 05 --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("penalty", ["l1", "l0"])
+def test_theorem_3_8_a_fails_for_l1_and_l0(penalty):
+    """A BS2-point (every block gap ~ 0 by brute force over O(2)) that is not critical (least squares)."""
+    from obcd_lite.teaching.hierarchy import bs2_not_critical_witness
+
+    w = bs2_not_critical_witness(penalty)
+    assert max(w.brute.values()) < 1e-12
+    assert w.residual > 0.1
+
+
+def test_theorem_3_8_c_needs_the_exact_Q():
+    """With the scalar Q of eq. (10) a critical point can be BS3 (and BS4) without being BS2."""
+    from obcd_lite import classify, riemannian_residual
+    from obcd_lite.teaching.hierarchy import scalar_q_search
+
+    found = scalar_q_search(trials=20, rng=0)
+    assert found["witness"] is not None
+    problem, X = found["witness"]
+    scalar = classify(problem, X, Q="scalar", global_search=False)
+    assert scalar.bs[3] and not scalar.bs[2]
+    assert riemannian_residual(problem, X) < 1e-10  # an eigenvector: critical
+
+
+def test_lemma_4_4_b_fails_at_the_witness():
+    from obcd_lite.teaching.hierarchy import bs2_not_critical_witness, lemma44_check
+
+    w = bs2_not_critical_witness("l1")
+    check = lemma44_check(w.problem, w.X)
+    assert not check["holds"]
