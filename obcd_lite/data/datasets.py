@@ -69,7 +69,8 @@ def load_dataset(name: str, *, m: int | None = None, n: int | None = None, rng=0
         random subset of n features, in their original order (None keeps all; the digits images
         need all 64).
     rng : int seed or Generator for every draw (rows, features, Gaussian entries).
-    **options : "spiked": ``spikes`` (2), ``support_size`` (5), ``strengths`` ((30.0, 15.0));
+    **options : "spiked": ``spikes`` (2, fewer if n < 2), ``support_size`` (5, fewer if n < 10),
+        ``strengths`` ((30.0, 15.0), one per spike or one for all);
         every set: ``center`` and ``standardize`` (bool, override the set's defaults).
     """
     if name not in _LOADERS:
@@ -132,8 +133,11 @@ def _spiked(*, m, n, rng, spikes, support_size, strengths):
     """Rows ~ N(0, I + sum_j beta_j v_j v_j^T) with unit v_j on disjoint random supports."""
     n = 50 if n is None else n
     m = 2 * n if m is None else m
-    spikes, support_size = int(spikes), int(support_size)
-    strengths = np.broadcast_to(np.asarray(strengths, dtype=float), (spikes,))
+    # Defaults shrink with n (the explorer's smallest n is 2): 2 spikes of up to 5 features.
+    spikes = min(2, n) if spikes is None else int(spikes)
+    support_size = max(1, min(5, n // max(spikes, 1))) if support_size is None else int(support_size)
+    strengths = np.asarray(strengths, dtype=float)
+    strengths = strengths[:spikes] if strengths.size >= spikes else np.broadcast_to(strengths, (spikes,))
     if spikes < 1 or support_size < 1 or spikes * support_size > n:
         raise ValueError(f"need spikes * support_size <= n with both >= 1, got spikes = {spikes}, "
                          f"support_size = {support_size}, n = {n}")
@@ -182,7 +186,8 @@ def _load_breast_cancer():
 # (its features are in units from 1e-3 to 1e3, so unscaled PCA would only see "worst area").
 _LOADERS = {
     "randn": (_randn, dict(center=False, standardize=False)),
-    "spiked": (_spiked, dict(center=False, standardize=False, spikes=2, support_size=5, strengths=(30.0, 15.0))),
+    "spiked": (_spiked, dict(center=False, standardize=False, spikes=None, support_size=None,
+                                strengths=(30.0, 15.0))),
     "digits": (_bundled(_load_digits, "digits"), dict(center=True, standardize=False)),
     "breast_cancer": (_bundled(_load_breast_cancer, "breast_cancer"), dict(center=True, standardize=True)),
 }
