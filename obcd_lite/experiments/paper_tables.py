@@ -119,10 +119,11 @@ def matching_scale(entry: float, C, r: int, lam: float) -> dict:
 
 def paper_table(records: pd.DataFrame, value: str = "F", decimals: int = 3) -> pd.DataFrame:
     """The layout of the paper's tables: one row per data set "name-m-n", one column per
-    (lam, "method(start)"), the mean of ``value`` over seeds, rounded."""
+    (lam, "method(start)"), the mean of ``value`` over seeds, rounded (nonneg PCA, without lam, under 0)."""
     if records.empty:
         raise ValueError("no records to tabulate")
-    frame = records.assign(**{"data-m-n": records["dataset"] + "-" + records["m"].astype(str) + "-"
+    frame = records.assign(lam=records["lam"].fillna(0.0),  # nonneg PCA has no lam: its column is 0
+                           **{"data-m-n": records["dataset"] + "-" + records["m"].astype(str) + "-"
                               + records["n"].astype(str),
                               "method(start)": records["method"] + "(" + records["start"] + ")"})
     table = frame.pivot_table(index="data-m-n", columns=["lam", "method(start)"], values=value, aggfunc="mean")

@@ -99,3 +99,17 @@ def test_histories_are_a_frame_with_curves(experiment):
     h = experiment.histories
     assert isinstance(h, pd.DataFrame) and {"run", "seconds", "F", "method"} <= set(h.columns)
     assert h.groupby("run").size().min() >= 2
+
+
+def test_paper_table_layout(experiment):
+    from obcd_lite.experiments import paper_table
+
+    ok = experiment.records.dropna(subset=["F"])
+    table = paper_table(ok)
+    assert list(table.index) == ["randn-8-12"]
+    assert (0.001, "obcd(identity)") in table.columns and (0.001, "cayley(random)") in table.columns
+    mean = ok.query("method == 'obcd' and start == 'identity' and problem == 'l1'")["F"].mean()
+    l1_table = paper_table(ok[ok["problem"] == "l1"])
+    assert l1_table[(0.001, "obcd(identity)")].iloc[0] == pytest.approx(round(mean, 3))
+    with pytest.raises(ValueError, match="no records"):
+        paper_table(ok.iloc[:0])
