@@ -24,7 +24,6 @@ import argparse
 import sys
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,7 +61,8 @@ def main(argv=None) -> dict:
     matplotlib.use("Agg")
     from obcd_lite.viz.experiments import convergence_figure
 
-    print(f"randn-{args.m}-{args.n}, r = {args.r}, time limit {args.time_limit:g} s per run, methods: {', '.join(methods)}")
+    print(f"randn-{args.m}-{args.n}, r = {args.r}, time limit {args.time_limit:g} s per run, "
+          f"methods: {', '.join(methods)}")
     frames = {}
     for problem in args.problems:
         lams = tuple(args.lams) + tuple(args.informative) if problem != "nonneg" else (0.0,)

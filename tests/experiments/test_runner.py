@@ -70,6 +70,7 @@ def test_nonneg_runs_from_feasible_starts():
     ex = run_experiment(problems=("nonneg",), methods=("obcd",), starts=("random", "identity"), **TINY)
     assert ex.records["lam"].isna().all() and (ex.records["negativity"] == 0).all()
     assert (ex.records["F"] < 0).all()
+    np.testing.assert_allclose(ex.records["surrogate"], ex.records["F"])  # feasible: the surrogate is F
 
 
 @pytest.mark.parametrize("kwargs, match", [
