@@ -49,6 +49,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--methods", nargs="+", default=None, help="default: every registered solver")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0])
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "output")
+    parser.add_argument("--peer", nargs="*", default=["digits", "breast_cancer"],
+                        help="real data sets for the SparsePCA comparison at matched density (none: skip)")
     return parser.parse_args(argv)
 
 
@@ -106,8 +108,35 @@ def main(argv=None) -> dict:
             matplotlib.pyplot.close(fig)
         rec.to_csv(args.out / f"records_{problem}.csv", index=False)
         frames[problem] = ex
+    for name in args.peer:
+        frames[f"peer_{name}"] = peer_comparison(name, methods, args)
     print(f"\nfigures and CSV in {args.out}")
     return frames
+
+
+def peer_comparison(name: str, methods, args) -> pd.DataFrame:
+    """scikit-learn's SparsePCA against the l1-SPCA methods on a real data set (r = 4):
+    adjusted explained variance at matched density."""
+    import matplotlib.pyplot as plt
+
+    from obcd_lite.data import load_dataset
+    from obcd_lite.experiments.sklearn_peer import at_matched_density, sparsity_frontier
+    from obcd_lite.viz.experiments import frontier_figure
+
+    ds = load_dataset(name, rng=args.seeds[0])
+    l1_methods = [m for m in ("obcd", "manpg", "manpg_ada") if m in methods]
+    frontier = sparsity_frontier(ds, 4, alphas=(1e-4, 1e-3, 3e-3, 1e-2, 3e-2), lams=(1e-3, 3e-3, 1e-2, 3e-2, 1e-1),
+                                 methods=l1_methods, time_limit=args.time_limit, start="identity", rng=args.seeds[0])
+    print(f"\n=== SparsePCA peer: {name}-{ds.m}-{ds.n}, r = 4 ===")
+    with pd.option_context("display.width", 200):
+        print(frontier.round(4).to_string(index=False))
+        print("adjusted explained variance at matched density:")
+        print(at_matched_density(frontier, [0.2, 0.3, 0.4, 0.5, 0.6, 0.7]).round(3).to_string())
+    fig = frontier_figure(frontier, f"{name}-{ds.m}-{ds.n}, r = 4")
+    fig.savefig(args.out / f"frontier_{name}.png", dpi=100)
+    plt.close(fig)
+    frontier.to_csv(args.out / f"frontier_{name}.csv", index=False)
+    return frontier
 
 
 if __name__ == "__main__":

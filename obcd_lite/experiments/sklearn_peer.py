@@ -98,14 +98,19 @@ def _row(method: str, param: float, X: np.ndarray, dataset: Dataset, seconds: fl
                 orthogonality=float(np.linalg.norm(Xn.T @ Xn - np.eye(Xn.shape[1]))), seconds=seconds)
 
 
-def at_matched_density(frontier: pd.DataFrame, densities) -> pd.DataFrame:
+def at_matched_density(frontier: pd.DataFrame, densities, max_gap: float = 0.2) -> pd.DataFrame:
     """Each method's adjusted explained variance at the given densities, by linear interpolation
-    along its frontier (NaN outside the range of densities its path reached)."""
+    between the two frontier points around each density; NaN outside the range its path reached
+    or where those two points are more than ``max_gap`` apart in density (no reading across a jump)."""
     targets = np.atleast_1d(np.asarray(densities, dtype=float))
+    max_gap = check_nonnegative(max_gap, "max_gap")
     table = {}
     for method, part in frontier.groupby("method", sort=False):
         part = part.sort_values("density").drop_duplicates("density")
         d, v = part["density"].to_numpy(), part["explained_variance"].to_numpy()
-        table[method] = np.interp(targets, d, v, left=np.nan, right=np.nan) if len(d) > 1 else \
-            np.where(np.isclose(targets, d[0]), v[0], np.nan)
+        values = np.interp(targets, d, v, left=np.nan, right=np.nan)
+        right = np.clip(np.searchsorted(d, targets), 1, max(len(d) - 1, 1))
+        exact = np.isin(targets, d)
+        too_far = (d[right] - d[right - 1] > max_gap) if len(d) > 1 else np.ones(len(targets), bool)
+        table[method] = np.where(exact, np.interp(targets, d, v), np.where(too_far, np.nan, values))
     return pd.DataFrame(table, index=pd.Index(targets, name="density"))

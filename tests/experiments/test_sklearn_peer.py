@@ -32,6 +32,13 @@ def test_frontier_rows_and_density_falls_with_alpha(digits):
 
 def test_matched_density_interpolates_each_path():
     fr = pd.DataFrame({"method": ["a", "a", "b"], "density": [0.2, 0.6, 0.5], "explained_variance": [0.1, 0.5, 0.3]})
-    table = at_matched_density(fr, [0.4, 0.5, 0.9])
+    table = at_matched_density(fr, [0.4, 0.5, 0.9], max_gap=0.5)
     np.testing.assert_allclose(table["a"], [0.3, 0.4, np.nan])
     np.testing.assert_allclose(table["b"], [np.nan, 0.3, np.nan])
+
+
+def test_matched_density_does_not_read_across_a_jump():
+    fr = pd.DataFrame({"method": ["a", "a", "a"], "density": [0.05, 0.6, 0.7], "explained_variance": [0.1, 0.5, 0.6]})
+    table = at_matched_density(fr, [0.3, 0.65, 0.05])
+    np.testing.assert_allclose(table["a"], [np.nan, 0.55, 0.1])
+    assert at_matched_density(fr, [0.3], max_gap=1.0)["a"].iloc[0] == pytest.approx(0.1 + 0.4 * 0.25 / 0.55)
