@@ -114,3 +114,13 @@ def test_paper_table_layout(experiment):
     assert l1_table[(0.001, "obcd(identity)")].iloc[0] == pytest.approx(round(mean, 3))
     with pytest.raises(ValueError, match="no records"):
         paper_table(ok.iloc[:0])
+
+
+def test_importing_experiments_loads_no_pyplot_or_widgets():
+    import subprocess
+    import sys
+
+    code = ("import sys, obcd_lite.experiments, obcd_lite.data; "
+            "print(sorted(m for m in ('matplotlib.pyplot', 'ipywidgets', 'sympy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
