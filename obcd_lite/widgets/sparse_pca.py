@@ -1,4 +1,4 @@
-"""Notebook 04's explorer: problem, data set, lam, r, n, methods, time budget and seed.
+"""Notebook 04's explorer: problem, data set, lam, r, n, methods, time budget, start and seed.
 
 Wiring only (:func:`~obcd_lite.widgets.base.explorer`): the compute is
 :func:`obcd_lite.experiments.compare`, the figure :func:`obcd_lite.viz.experiments.comparison_figure`.
@@ -9,7 +9,7 @@ import ipywidgets as widgets
 
 from ..data import DATASET_NAMES
 from ..experiments.interactive import DEFAULTS, compare, default_methods, summary
-from ..experiments.runner import PROBLEMS
+from ..experiments.runner import PROBLEMS, STARTS
 from ..solvers import SOLVERS
 from ..viz.experiments import comparison_figure
 from .base import Explorer, explorer, slider_layout
@@ -22,7 +22,7 @@ R_RANGE = (1, 10)
 
 def build_explorer(**overrides) -> Explorer:
     """The explorer with :data:`~obcd_lite.experiments.interactive.DEFAULTS` (keywords override them)."""
-    values = {**DEFAULTS, "methods": default_methods(), **overrides}
+    values = {**DEFAULTS, "methods": default_methods(), "start": "random", **overrides}
     controls = {
         "problem": widgets.Dropdown(options=PROBLEMS, value=values["problem"], description="problem"),
         "dataset": widgets.Dropdown(options=DATASET_NAMES, value=values["dataset"], description="data set"),
@@ -37,6 +37,7 @@ def build_explorer(**overrides) -> Explorer:
                                           description="methods", rows=min(len(SOLVERS), 6)),
         "time_budget": widgets.FloatSlider(value=values["time_budget"], min=0.05, max=2.0, step=0.05,
                                            description="budget (s)", continuous_update=False, **slider_layout()),
+        "start": widgets.Dropdown(options=STARTS, value=values["start"], description="start"),
         "seed": widgets.IntSlider(value=values["seed"], min=0, max=20, description="seed", continuous_update=False,
                                   **slider_layout()),
     }

@@ -59,4 +59,6 @@ def test_slider_changes_drive_the_state():
     assert ex.state["error"] is None and ex.state["value"].point("obcd").shape == (4, 3)
     ex.controls["problem"].value = "nonneg"
     assert ex.state["value"].problem == "nonneg"
+    ex.controls["start"].value = "identity"
+    assert ex.state["value"].table["F"].iloc[0] <= ex.state["value"].experiment.histories["F"].iloc[0]
     assert len(ex.out.outputs) == 1
