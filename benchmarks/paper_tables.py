@@ -24,6 +24,7 @@ import argparse
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -132,7 +133,9 @@ def peer_comparison(name: str, methods, args) -> pd.DataFrame:
         print(frontier.round(4).to_string(index=False))
         print("adjusted explained variance at matched density:")
         print(at_matched_density(frontier, [0.2, 0.3, 0.4, 0.5, 0.6, 0.7]).round(3).to_string())
-    fig = frontier_figure(frontier, f"{name}-{ds.m}-{ds.n}, r = 4")
+    pca = float(np.linalg.eigvalsh(ds.C)[-4:].sum())
+    print(f"dense PCA, r = 4: {pca:.4f}")
+    fig = frontier_figure(frontier, f"{name}-{ds.m}-{ds.n}, r = 4", pca=pca)
     fig.savefig(args.out / f"frontier_{name}.png", dpi=100)
     plt.close(fig)
     frontier.to_csv(args.out / f"frontier_{name}.csv", index=False)

@@ -100,9 +100,12 @@ def comparison_figure(comparison) -> plt.Figure:
     return fig
 
 
-def frontier_figure(frontier: pd.DataFrame, title: str = "") -> plt.Figure:
-    """Adjusted explained variance against density, one path per method (SparsePCA in grey)."""
+def frontier_figure(frontier: pd.DataFrame, title: str = "", pca: float | None = None) -> plt.Figure:
+    """Adjusted explained variance against density, one path per method (SparsePCA in grey);
+    ``pca``: the dense PCA value (sum of the top r eigenvalues / tr C), drawn as a dashed line."""
     fig, ax = plt.subplots(figsize=(6.0, 3.6))
+    if pca is not None:
+        ax.axhline(pca, color="k", ls="--", lw=1, label="PCA (dense)")
     for method, part in frontier.groupby("method", sort=False):
         part = part.sort_values("density")
         ax.plot(part["density"], part["explained_variance"], "o-", color=_color(method), label=method)
