@@ -124,3 +124,16 @@ def test_importing_experiments_loads_no_pyplot_or_widgets():
             "print(sorted(m for m in ('matplotlib.pyplot', 'ipywidgets', 'sympy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_time_to_target_counts_feasible_logged_iterates_only():
+    from obcd_lite.experiments import Experiment
+
+    ident = dict(problem="l1", dataset="randn", m=4, n=6, r=2, lam=0.1, seed=0, start="random")
+    records = pd.DataFrame([dict(run=0, method="a", F=-1.0, **ident), dict(run=1, method="b", F=-0.9, **ident)])
+    histories = pd.DataFrame({"run": [0, 0, 1, 1, 1], "seconds": [0.0, 1.0, 0.0, 0.5, 2.0],
+                              "F": [0.0, -1.0, -5.0, -1.2, -0.9], "feasibility": [0, 0, 1.0, 0, 0]})
+    ttt = time_to_target(Experiment(records=records, histories=histories))
+    # b's infeasible -5 is ignored; its feasible -1.2 at 0.5 s (later worse: not returned) is the best found.
+    assert list(ttt["F_best"]) == [-1.2, -1.2]
+    assert np.isnan(ttt["seconds_to_target"].iloc[0]) and ttt["seconds_to_target"].iloc[1] == 0.5
