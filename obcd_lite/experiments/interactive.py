@@ -78,7 +78,8 @@ def compare(problem: str = DEFAULTS["problem"], dataset: str = DEFAULTS["dataset
     if "support" in ds.metadata:
         table["support_F1"] = [support_recovery(exp.points[run], ds.metadata["support"]) if run in exp.points
                                else np.nan for run in table["run"]]
-    columns = [c for c in (*TABLE_COLUMNS, "support_F1") if c in table]
+    extra = ("surrogate",) if problem == "nonneg" else ()  # the paper's score of infeasible X (F = inf)
+    columns = [c for c in (*TABLE_COLUMNS, *extra, "support_F1") if c in table]
     return Comparison(experiment=exp, table=table[columns].reset_index(drop=True), F_best=F_best, problem=problem,
                       dataset=dataset, lam=float(lam), image_shape=ds.metadata.get("image_shape"),
                       feature_names=tuple(ds.metadata.get("feature_names", ())))

@@ -30,6 +30,11 @@ def test_extreme_slider_values(kwargs):
     assert len(fig.axes) >= 2
 
 
+def test_nonneg_table_shows_the_surrogate():
+    c = compare(problem="nonneg", **FAST)
+    assert c.table["surrogate"].iloc[0] == pytest.approx(c.table["F"].iloc[0])  # feasible: surrogate = F
+
+
 def test_lam_far_above_the_threshold_gives_one_entry_per_column():
     c = compare(lam=10.0, start="identity", **FAST)
     assert c.table["nnz"].iloc[0] == 2
