@@ -81,6 +81,11 @@ class Penalty:
         """argmin_U h(U) + ||U - M||_F^2 / (2 t), entry by entry (t > 0)."""
         raise NotImplementedError(f"{type(self).__name__} has no proximal map")
 
+    def prox_jacobian(self, M, t: float) -> np.ndarray:
+        """The diagonal of one element of the generalized (Clarke) Jacobian of ``prox(., t)`` at
+        M, entry by entry (what a semismooth Newton method on the prox needs, e.g. ManPG's)."""
+        raise NotImplementedError(f"{type(self).__name__} has no generalized Jacobian of its proximal map")
+
     def subgradient(self, M) -> np.ndarray:
         """One element of the limiting subdifferential of h at M (the one of least norm)."""
         lo, hi = self.subdifferential(M)
@@ -145,6 +150,10 @@ class Zero(Penalty):
     def prox(self, M, t: float) -> np.ndarray:
         _check_step(t)
         return np.array(M, dtype=float)
+
+    def prox_jacobian(self, M, t: float) -> np.ndarray:
+        _check_step(t)
+        return np.ones(np.shape(M))
 
     def subdifferential(self, M):
         zeros = np.zeros(np.shape(M))
@@ -216,6 +225,10 @@ class L1(Penalty):
         """Soft thresholding by lam t."""
         M = np.asarray(M, dtype=float)
         return np.sign(M) * np.maximum(np.abs(M) - self.lam * _check_step(t), 0.0)
+
+    def prox_jacobian(self, M, t: float) -> np.ndarray:
+        """1 where |M_ij| > lam t (soft thresholding moves M_ij by a constant), 0 where it gives 0."""
+        return (np.abs(np.asarray(M, dtype=float)) > self.lam * _check_step(t)).astype(float)
 
     def subdifferential(self, M):
         M = np.asarray(M, dtype=float)
@@ -349,6 +362,11 @@ class NonNeg(Penalty):
         """Projection onto X >= 0."""
         _check_step(t)
         return np.maximum(np.asarray(M, dtype=float), 0.0)
+
+    def prox_jacobian(self, M, t: float) -> np.ndarray:
+        """1 where M_ij > 0, 0 elsewhere (the projection is the identity or 0 there)."""
+        _check_step(t)
+        return (np.asarray(M, dtype=float) > 0).astype(float)
 
     def subdifferential(self, M):
         """The normal cone of X >= 0: {0} where M > 0, (-inf, 0] where M = 0."""

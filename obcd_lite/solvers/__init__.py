@@ -6,18 +6,31 @@ Every solver is called as ::
            log_every=..., **options) -> Result
 
 and declines a problem it cannot handle with a ``NotImplementedError`` naming the penalty,
-before doing any work. :data:`SOLVERS` maps the registry names to the functions; the modules are
+before doing any work. The infeasible (splitting / penalty) baselines "soc", "radmm" and "psm"
+return their copy of X on St(n, r), scored honestly (:mod:`obcd_lite.solvers.infeasible`).
+:data:`SOLVERS` maps the registry names to the functions; the modules are
 ``obcd_lite.solvers.<name>`` (``from obcd_lite import obcd`` is the function).
 """
 from __future__ import annotations
 
 from .cayley import cayley_method
+from .manpg import manpg, manpg_ada, manpg_subproblem
 from .obcd import obcd, working_sets
+from .psm import psm
+from .radmm import radmm
+from .rsubgrad import rsubgrad
+from .soc import soc
 
 #: Registry name -> solver function.
 SOLVERS = {
     "obcd": obcd,
     "cayley": cayley_method,
+    "manpg": manpg,
+    "manpg_ada": manpg_ada,
+    "rsubgrad": rsubgrad,
+    "soc": soc,
+    "radmm": radmm,
+    "psm": psm,
 }
 
 
@@ -29,4 +42,5 @@ def get_solver(name: str):
         raise ValueError(f"unknown solver {name!r}; valid names: {', '.join(sorted(SOLVERS))}") from None
 
 
-__all__ = ["SOLVERS", "get_solver", "obcd", "cayley_method", "working_sets"]
+__all__ = ["SOLVERS", "get_solver", "obcd", "cayley_method", "working_sets", "manpg", "manpg_ada",
+           "manpg_subproblem", "rsubgrad", "soc", "radmm", "psm"]

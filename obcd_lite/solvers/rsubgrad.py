@@ -1,0 +1,135 @@
+"""RSubGrad: the Riemannian subgradient method with the polar retraction.
+
+Source paper: X. Li, S. Chen, Z. Deng, Q. Qu, Z. Zhu, A. M.-C. So, "Weakly convex optimization
+over Stiefel manifold using Riemannian subgradient-type methods", SIAM J. Optim. 31(3), 2021
+(the Riemannian subgradient method, here with the polar retraction). Reference code, ported here:
+``chenshixiang/ManPG:manpg_code_share/SPCA/Re_sub_grad_spca.m`` (identical in
+``QinsiWang2022/ManPQN:SPCA/Re_sub_grad_spca.m``), the code the ManPG and ManPQN demos use both
+as a baseline and to make their starting points (500 iterations from a random point).
+
+One iteration k = 1, 2, ... (the code's loop index is i = k + 1):
+
+    G  = grad f(X) + s,  s in dh(X)            (the code: gx = -(2 A X - mu sign(X)))
+    xi = G - 1/2 X (X^T G + G^T X)             (projection onto T_X St, Euclidean metric)
+    X <- polar(X - eta_k xi),  eta_k = step0 / (k + 1)^{3/4}
+
+Defaults matched to the code: step0 = 1 (the code's eta = 1/i^(3/4), no constant), s the
+subgradient with sign(0) = 0 (``h.subgradient``, the least-norm one, is exactly MATLAB's
+``mu*sign(X)`` for L1), max_iter = 500 (the demos' warm-up run), polar retraction.
+
+The subgradient and the objective's scaling. The OBCD paper (Appendix E, "Compared methods on
+L1-SPCA") takes G = -C X + lam sign(X) with sign(0) = 1. That is a subgradient of
+-1/2 tr(X^T C X) + lam ||X||_1, the scaling the paper's l1 tables match, but not of the
+-tr(X^T C X) + lam ||X||_1 its Section 1.1 writes (and ``sparse_pca`` builds), whose smooth
+gradient is -2 C X; the reference code uses -2 C X (``gx = 2*AX - mu*sign(X)``) for its
+-tr objective, i.e. it is consistent. Here G is always ``problem.grad(X) + h.subgradient(X)``,
+so it is right for whichever scaling the problem carries; with ``sparse_pca(C, L1(lam))`` it
+equals the code's. (sign(0) = 1 is also a valid subgradient of |.| at 0; the least-norm 0 is
+what the code uses.)
+
+The step is unscaled, as in the code: ||xi|| grows like lam sqrt(n r), so with a large lam
+(or data scaled to ||A||_F = 1, where grad f is tiny next to lam sign(X)) the first steps
+throw X around St(n, r); pass ``step0`` ~ 1/L or ~ 1/||xi_0|| there. The best-so-far point
+is what makes the method usable anyway.
+
+Differences from the reference code (all deliberate):
+
+* The best point so far is returned (``Result.X``; ``Result.F`` is F there): a subgradient method
+  is not monotone. The code returns the last iterate thresholded at |X_ij| <= 1e-5 (off
+  St(n, r)) and reports F of the iterate before it. The history's F column is the current
+  iterate and ``F_best`` the best so far; ``info["X_last"]`` is the last iterate.
+* Scaling: the code minimizes -tr(X^T C X) + mu ||X||_1; here f is whatever the problem says.
+* The polar factor comes from the SVD of X - eta xi, not of (X - eta xi)^T (X - eta xi).
+* The code stops when F < F_ManPG + tol (tol = 5e-3 in its demos); ``F_target`` and
+  ``target_tol`` give that test, off by default.
+
+Penalties: Zero, L1 and CappedL1 (through ``h.subgradient``). Declined: L0 (its subgradient is 0
+at every nonzero entry, so the method is a gradient method on f that never creates a zero; the
+paper's RSSM/RSubGrad were not run on l0) and NonNeg (an indicator: no subgradient off X >= 0,
+and the polar step leaves X >= 0).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ..penalties import L0, NonNeg
+from ..results import Recorder, Result, Step, check_budget
+from ..stiefel import polar
+from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
+
+#: max_iter when none is given (the ManPG/ManPQN demos' warm-up run).
+DEFAULT_MAX_ITER = 500
+#: The code's step exponent: eta_k = step0 / (k + 1)^POWER.
+POWER = 0.75
+_DECLINED = (L0, NonNeg)
+
+
+def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
+             callback: Callable[[Step], bool | None] | None = None, log_every: int = 1, step0: float = 1.0,
+             F_target: float | None = None, target_tol: float = 5e-3) -> Result:
+    """Run the Riemannian subgradient method (Li et al. 2021) from ``X0``; return the best point.
+
+    Parameters
+    ----------
+    problem : object with ``grad(X)``, ``f_from_grad(X, G)``, ``F(X)`` and ``h`` (QuadraticProblem).
+    X0 : (n, r) array on St(n, r).
+    max_iter : iteration budget (default 500); time_limit : seconds.
+    rng : accepted for the common signature; the method draws nothing.
+    callback : called with a :class:`~obcd_lite.results.Step` of the current iterate after every
+        iteration (``info``: ``eta``, ``F_best``); returning True stops.
+    log_every : history row every this many iterations.
+    step0 : eta_k = step0 / (k + 1)^{3/4} (the code: step0 = 1).
+    F_target, target_tol : stop when F < F_target + target_tol (the code's test against ManPG's F).
+
+    Returns
+    -------
+    Result
+        ``solver = "rsubgrad"``; ``X`` is the best iterate, ``F`` = F(X). History: ``F`` of the
+        current iterate, ``F_best``, ``eta``. ``info``: ``X_last``, ``F_last``, ``best_iteration``.
+    """
+    X = as_matrix(X0, "X0").copy()
+    check_stiefel(X, "X0")
+    problem.check_point(X, "X0")
+    h = problem.h
+    if isinstance(h, _DECLINED):
+        raise UnsupportedProblemError(
+            f"rsubgrad does not handle h = {h!r}: the l0 subgradient is 0 at every nonzero entry (the method "
+            "never sparsifies), and NonNeg is an indicator (no subgradient off X >= 0, and the polar step leaves "
+            "X >= 0); it handles Zero, L1 and CappedL1")
+    step0 = check_nonnegative(step0, "step0", strict=True)
+    target_tol = check_nonnegative(target_tol, "target_tol")
+    if F_target is not None and not np.isfinite(F_target):
+        raise ValueError(f"F_target must be finite, got F_target = {F_target!r}")
+    max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
+
+    rec = Recorder("rsubgrad", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
+                   callback=callback, columns=("F_best", "eta"))
+    G = problem.grad(X)
+    F = problem.f_from_grad(X, G) + h(X)
+    X_best, F_best, best_it = X, F, 0
+    rec.log(0, X, F, F_best=F_best)
+    stop_reason = "max_iter"
+    it = 0
+    for it in range(1, max_iter + 1):
+        G = G + h.subgradient(X)
+        XtG = X.T @ G
+        xi = G - 0.5 * X @ (XtG + XtG.T)
+        eta = step0 / (it + 1) ** POWER
+        F_before = F
+        X = polar(X - eta * xi)
+        G = problem.grad(X)
+        F = problem.f_from_grad(X, G) + h(X)
+        if F < F_best:
+            X_best, F_best, best_it = X, F, it
+        reason = rec.after_step(it, X, F, F_before, eta=eta, F_best=F_best)
+        if reason is not None:
+            stop_reason = reason
+            break
+        if F_target is not None and F < F_target + target_tol:
+            stop_reason = "F_target"
+            break
+    if it % log_every != 0:  # the last row shows the last iterate, as every other row does
+        rec.log(it, X, F, F_best=F_best)
+    return rec.result(X_best, it, stop_reason, info={"X_last": X, "F_last": float(F), "best_iteration": best_it})
