@@ -50,6 +50,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--methods", nargs="+", default=None, help="default: every registered solver")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0])
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "output")
+    parser.add_argument("--manpg-inner", type=int, default=None,
+                        help="cap on ManPG's semismooth Newton steps per subproblem (default: its own, 100)")
     parser.add_argument("--peer", nargs="*", default=["digits", "breast_cancer"],
                         help="real data sets for the SparsePCA comparison at matched density (none: skip)")
     return parser.parse_args(argv)
@@ -58,6 +60,8 @@ def parse_args(argv=None) -> argparse.Namespace:
 def main(argv=None) -> dict:
     args = parse_args(argv)
     methods = tuple(args.methods or SOLVERS)
+    options = {name: {"inner_iter": args.manpg_inner} for name in ("manpg", "manpg_ada")
+               if args.manpg_inner is not None and name in methods}
     args.out.mkdir(parents=True, exist_ok=True)
     import matplotlib
 
@@ -71,7 +75,8 @@ def main(argv=None) -> dict:
         lams = tuple(args.lams) + tuple(args.informative) if problem != "nonneg" else (0.0,)
         ex = run_experiment(problems=(problem,), datasets=("randn",), m=args.m, n=args.n, r=args.r, lams=lams,
                             methods=methods, starts=("identity", "random"), seeds=tuple(args.seeds),
-                            time_limit=args.time_limit, scale=TABLE_SCALES[problem], progress=True)
+                            time_limit=args.time_limit, scale=TABLE_SCALES[problem], progress=True,
+                            options={k: v for k, v in options.items() if problem == "l1"})
         rec = ex.records
         ok = rec.dropna(subset=["F"])
         scale = TABLE_SCALES[problem]
