@@ -88,9 +88,9 @@ def main(argv=None) -> dict:
                                            for lam in args.lams))
         with pd.option_context("display.width", 250, "display.max_columns", 40):
             print("F (mean over seeds):")
-            print(paper_table(ok, "F").to_string())
+            print(paper_table(ok, "F").T.to_string())
             print("nnz:")
-            print(paper_table(ok, "nnz", 0).to_string())
+            print(paper_table(ok, "nnz", 0).T.to_string())
             if problem == "nonneg":
                 print("surrogate f + 1000 ||min(0, X)||_F and negativity:")
                 print(ok.assign(surrogate=ok["F"] + 1000 * ok["negativity"])[
