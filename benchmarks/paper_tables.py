@@ -110,7 +110,7 @@ def main(argv=None) -> dict:
             fig = convergence_figure(part.assign(method=part["method"] + "(" + part["start"] + ")"), F_best,
                                      f"{problem}, randn-{args.m}-{args.n}, r = {args.r}" +
                                      ("" if problem == "nonneg" else f", λ = {lam:g}"))
-            fig.savefig(args.out / f"convergence_{label}.png", dpi=100)
+            fig.savefig(args.out / f"convergence_{label}.png", dpi=100, bbox_inches="tight")
             matplotlib.pyplot.close(fig)
         rec.to_csv(args.out / f"records_{problem}.csv", index=False)
         frames[problem] = ex

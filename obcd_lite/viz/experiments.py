@@ -18,7 +18,14 @@ GAP_FLOOR = 1e-12
 
 
 def _color(method: str):
-    return SOLVER_COLORS.get(method.split("+")[-1] if method not in SOLVER_COLORS else method)
+    """The solver's colour; "A+B" (warm start) takes B's, "name(start)" the name's."""
+    base = method.split("(")[0]
+    return SOLVER_COLORS.get(base if base in SOLVER_COLORS else base.split("+")[-1])
+
+
+def _linestyle(method: str) -> str:
+    """Solid; dashed for a warm start "A+B"; dotted for a "(random)" start label."""
+    return ":" if method.endswith("(random)") else "--" if "+" in method else "-"
 
 
 def convergence_axes(ax, histories: pd.DataFrame, F_best: float, label_by=("method",)) -> None:
@@ -26,14 +33,16 @@ def convergence_axes(ax, histories: pd.DataFrame, F_best: float, label_by=("meth
     for _, run in histories.groupby("run", sort=True):
         label = " ".join(str(run[key].iloc[0]) for key in label_by)
         gap = np.maximum(run["F"].to_numpy() - F_best, GAP_FLOOR)
-        ax.plot(run["seconds"], gap, color=_color(str(run["method"].iloc[0])), label=label, lw=1.5,
-                ls="--" if "+" in str(run["method"].iloc[0]) else "-")
+        method = str(run["method"].iloc[0])
+        ax.plot(run["seconds"], gap, color=_color(method), label=label, lw=1.5, ls=_linestyle(method))
     ax.set_yscale("log")
     ax.set_xlabel("seconds")
     ax.set_ylabel("F − F_best")
     ax.grid(alpha=0.3)
     if len(histories):
-        ax.legend(loc="upper right")
+        many = histories["run"].nunique() > 6
+        ax.legend(loc="upper left" if many else "upper right", bbox_to_anchor=(1.01, 1.0) if many else None,
+                  fontsize=8 if many else None, ncol=1)
 
 
 def sparsity_axes(ax, X: np.ndarray, title: str = "", tol: float = NNZ_TOL) -> None:
