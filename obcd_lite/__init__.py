@@ -5,7 +5,9 @@ Layers (each imports only the ones above it):
 * core — ``validation``, ``stiefel``, ``penalties``, ``problems``, ``results``;
 * ``subproblem`` (the k x k problem (3)), ``solvers`` (one module per method, ``SOLVERS``),
   ``optimality`` (critical, BS₂, BS₃, …, global, with certificates);
-* ``teaching`` (pure compute behind notebooks 01–03);
+* ``teaching`` (pure compute behind notebooks 01–03 and 05); ``data`` (offline data sets, ``load_dataset``) and
+  ``experiments`` (runner, metrics, the paper's tables, the scikit-learn peer: notebook 04), imported on demand
+  (they load pandas and scikit-learn);
 * ``viz`` (matplotlib figures) and ``widgets`` (ipywidgets wiring), imported on demand.
 
 Importing the package loads neither pyplot, sympy nor ipywidgets.

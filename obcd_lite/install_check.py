@@ -18,7 +18,7 @@ from packaging.requirements import Requirement
 from packaging.version import InvalidVersion, Version
 
 #: Distribution name (normalised) -> module name, where importing the distribution's name would fail.
-IMPORT_NAME = {"pyyaml": "yaml"}
+IMPORT_NAME = {"pyyaml": "yaml", "scikit-learn": "sklearn"}
 
 
 class RequirementCheck(NamedTuple):

@@ -1,0 +1,91 @@
+"""The pure compute behind notebook 04's explorer: one comparison for one setting of the sliders.
+
+The defaults (planted sparse spikes, n = 50, r = 2, 0.3 s per method) make one comparison take
+well under 2 s. lam = 0.03 on "spiked" is where l1 loadings are non-trivial: below it the
+loadings stay dense (noise enters), far above it the coordinate selection of
+:func:`~obcd_lite.experiments.paper_tables.coordinate_point` becomes optimal and the loadings
+carry one entry per column (the regime of the paper's tables).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..solvers import SOLVERS
+from .metrics import support_recovery
+from .runner import Experiment, run_experiment, time_to_target
+
+#: The explorer's defaults.
+DEFAULTS = dict(problem="l1", dataset="spiked", lam=0.03, r=2, n=50, time_budget=0.3, seed=0)
+#: Columns of the explorer's table.
+TABLE_COLUMNS = ("method", "F", "F - F_best", "nnz", "explained_variance", "feasibility", "seconds",
+                 "seconds_to_target", "iterations", "stop_reason")
+
+
+def default_methods() -> tuple[str, ...]:
+    """OBCD and, when registered, ManPG (the l1 baseline the paper's tables single out)."""
+    return tuple(name for name in ("obcd", "manpg") if name in SOLVERS)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One comparison: the experiment, its table, the best F and (for "spiked") support recovery."""
+
+    experiment: Experiment
+    table: pd.DataFrame
+    F_best: float
+    problem: str
+    dataset: str
+    lam: float
+    image_shape: tuple | None
+    feature_names: tuple
+
+    @property
+    def histories(self) -> pd.DataFrame:
+        return self.experiment.histories
+
+    def point(self, method: str) -> np.ndarray:
+        """The X a method returned."""
+        runs = self.experiment.records.query("method == @method")["run"]
+        if runs.empty or int(runs.iloc[0]) not in self.experiment.points:
+            raise ValueError(f"no point for method {method!r}; ran: {sorted(self.experiment.points)}")
+        return self.experiment.points[int(runs.iloc[0])]
+
+
+def compare(problem: str = DEFAULTS["problem"], dataset: str = DEFAULTS["dataset"], lam: float = DEFAULTS["lam"],
+            r: int = DEFAULTS["r"], n: int | None = DEFAULTS["n"], methods=None,
+            time_budget: float = DEFAULTS["time_budget"], seed: int = DEFAULTS["seed"],
+            start: str = "random") -> Comparison:
+    """Run ``methods`` on one instance from the same start with the same budget; tabulate.
+
+    Parameters mirror the sliders; ``n`` is the number of features (for the real sets a random
+    subset, None keeps all); ``methods=None`` takes :func:`default_methods`. Methods that do not
+    support the problem appear in the table with stop_reason "unsupported".
+    Bad values (unknown names, r > n, lam < 0, time_budget <= 0) raise ValueError naming them.
+    """
+    methods = default_methods() if methods is None else tuple(methods)
+    if not methods:
+        raise ValueError(f"choose at least one method; valid: {', '.join(SOLVERS)}")
+    exp = run_experiment(problems=(problem,), datasets=(dataset,), lams=(lam,), r=r, n=n, methods=methods,
+                         starts=(start,), seeds=(seed,), time_limit=time_budget, progress=False)
+    ds = next(iter(exp.datasets.values()))
+    records = exp.records
+    F_best = float(np.nanmin(records["F"])) if records["F"].notna().any() else np.nan
+    table = records.merge(time_to_target(exp)[["run", "seconds_to_target"]], on="run")
+    table["F - F_best"] = table["F"] - F_best
+    if "support" in ds.metadata:
+        table["support_F1"] = [support_recovery(exp.points[run], ds.metadata["support"]) if run in exp.points
+                               else np.nan for run in table["run"]]
+    extra = ("surrogate",) if problem == "nonneg" else ()  # the paper's score of infeasible X (F = inf)
+    columns = [c for c in (*TABLE_COLUMNS, *extra, "support_F1") if c in table]
+    return Comparison(experiment=exp, table=table[columns].reset_index(drop=True), F_best=F_best, problem=problem,
+                      dataset=dataset, lam=float(lam), image_shape=ds.metadata.get("image_shape"),
+                      feature_names=tuple(ds.metadata.get("feature_names", ())))
+
+
+def summary(comparison: Comparison) -> str:
+    """The table as fixed-precision text (the explorer's caption)."""
+    with pd.option_context("display.width", 160, "display.max_columns", 20):
+        return comparison.table.to_string(index=False, float_format=lambda v: f"{v:.4g}")

@@ -1,0 +1,127 @@
+"""Figures of notebook 04: convergence curves, sparsity patterns, digits loadings, sparsity frontiers.
+
+Every number comes from :mod:`obcd_lite.experiments`; these functions only draw.
+"""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from ..experiments.metrics import NNZ_TOL
+from .style import SOLVER_COLORS, apply_style
+
+apply_style()
+
+#: Floor of F - F_best on the log axis (the best run itself would be at 0).
+GAP_FLOOR = 1e-12
+
+
+def _color(method: str):
+    """The solver's colour; "A+B" (warm start) takes B's, "name(start)" the name's."""
+    base = method.split("(")[0]
+    return SOLVER_COLORS.get(base if base in SOLVER_COLORS else base.split("+")[-1])
+
+
+def _linestyle(method: str) -> str:
+    """Solid; dashed for a warm start "A+B"; dotted for a "(random)" start label."""
+    return ":" if method.endswith("(random)") else "--" if "+" in method else "-"
+
+
+def convergence_axes(ax, histories: pd.DataFrame, F_best: float, label_by=("method",)) -> None:
+    """F - F_best (floored at 1e-12) against seconds, log scale, one line per run."""
+    for _, run in histories.groupby("run", sort=True):
+        label = " ".join(str(run[key].iloc[0]) for key in label_by)
+        gap = np.maximum(run["F"].to_numpy() - F_best, GAP_FLOOR)
+        method = str(run["method"].iloc[0])
+        ax.plot(run["seconds"], gap, color=_color(method), label=label, lw=1.5, ls=_linestyle(method))
+    ax.set_yscale("log")
+    ax.set_xlabel("seconds")
+    ax.set_ylabel("F − F_best")
+    ax.grid(alpha=0.3)
+    if len(histories):
+        many = histories["run"].nunique() > 6
+        ax.legend(loc="upper left" if many else "upper right", bbox_to_anchor=(1.01, 1.0) if many else None,
+                  fontsize=8 if many else None, ncol=1)
+
+
+def sparsity_axes(ax, X: np.ndarray, title: str = "", tol: float = NNZ_TOL) -> None:
+    """The pattern |X_ij| > tol (black) of an n x r loading matrix."""
+    ax.imshow(np.abs(X) > tol, cmap="Greys", aspect="auto", interpolation="nearest")
+    ax.set_xlabel("column j")
+    ax.set_ylabel("row i")
+    ax.set_title(title or f"nnz = {int(np.count_nonzero(np.abs(X) > tol))}")
+
+
+def loadings_figure(X: np.ndarray, image_shape=(8, 8), title: str = "") -> plt.Figure:
+    """Each column of X as an image (digits: 8 x 8), a diverging colour map centred at 0."""
+    r = X.shape[1]
+    fig, axes = plt.subplots(1, r, figsize=(1.6 * r + 0.6, 2.0), squeeze=False)
+    vmax = float(np.max(np.abs(X))) or 1.0
+    for j, ax in enumerate(axes[0]):
+        ax.imshow(X[:, j].reshape(image_shape), cmap="RdBu_r", vmin=-vmax, vmax=vmax)
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.set_title(f"x{j + 1}: {int(np.count_nonzero(np.abs(X[:, j]) > NNZ_TOL))} px", fontsize=9)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def convergence_figure(histories: pd.DataFrame, F_best: float, title: str = "") -> plt.Figure:
+    fig, ax = plt.subplots(figsize=(6.5, 3.6))
+    convergence_axes(ax, histories, F_best)
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+def comparison_figure(comparison) -> plt.Figure:
+    """The explorer's figure: curves, the sparsity pattern of each method's X, and for the full
+    digits the first method's loadings as images."""
+    points = comparison.experiment.points
+    records = comparison.experiment.records
+    ran = [(m, run) for m, run in zip(records["method"], records["run"]) if run in points]
+    images = comparison.image_shape is not None and ran
+    ncols = 1 + max(len(ran), 1)
+    nrows = 2 if images else 1
+    fig = plt.figure(figsize=(3.0 + 1.8 * ncols, 3.4 * nrows))
+    grid = fig.add_gridspec(nrows, ncols, width_ratios=[2.6] + [1.0] * (ncols - 1))
+    ax = fig.add_subplot(grid[0, 0])
+    convergence_axes(ax, comparison.histories, comparison.F_best)
+    ax.set_title(f"{comparison.problem}, {comparison.dataset}, λ = {comparison.lam:.3g}")
+    for col, (method, run) in enumerate(ran, start=1):
+        sparsity_axes(fig.add_subplot(grid[0, col]), points[run], f"{method}\nnnz = "
+                      f"{int(np.count_nonzero(np.abs(points[run]) > NNZ_TOL))}")
+    if images:
+        method, run = ran[0]
+        X = points[run]
+        inner = grid[1, :].subgridspec(1, X.shape[1])
+        vmax = float(np.max(np.abs(X))) or 1.0
+        for j in range(X.shape[1]):
+            axj = fig.add_subplot(inner[0, j])
+            axj.imshow(X[:, j].reshape(comparison.image_shape), cmap="RdBu_r", vmin=-vmax, vmax=vmax)
+            axj.set_xticks([])
+            axj.set_yticks([])
+            axj.set_title(f"{method} x{j + 1}", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def frontier_figure(frontier: pd.DataFrame, title: str = "", pca: float | None = None) -> plt.Figure:
+    """Adjusted explained variance against density, one path per method (SparsePCA in grey);
+    ``pca``: the dense PCA value (sum of the top r eigenvalues / tr C), drawn as a dashed line."""
+    fig, ax = plt.subplots(figsize=(6.0, 3.6))
+    if pca is not None:
+        ax.axhline(pca, color="k", ls="--", lw=1, label="PCA (dense)")
+    for method, part in frontier.groupby("method", sort=False):
+        part = part.sort_values("density")
+        ax.plot(part["density"], part["explained_variance"], "o-", color=_color(method), label=method)
+    ax.set_xlabel("density (fraction of |X_ij| > 1e-6)")
+    ax.set_ylabel("adjusted explained variance")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    return fig
