@@ -57,6 +57,9 @@ Differences from the reference code (all deliberate):
   current t); ``F_target`` restores the code's test (for either variant).
 * The polar factor is taken from the SVD of X + alpha D (``stiefel.polar``) instead of the SVD of
   (X + alpha D)^T (X + alpha D): the same matrix, without squaring the condition number.
+* The semismooth Newton loop also stops when the run's time limit is reached (the code checks
+  time only between outer iterations); with a 210 x 210 Newton system (r = 20) one outer
+  iteration of up to 100 Newton steps can otherwise overshoot a short budget by seconds.
 * The smooth part is evaluated with the dense C of the problem (n^2 r per gradient); the code uses
   the data matrix B (C = B^T B, 2 m n r per gradient), which is faster when m << n.
 
@@ -189,7 +192,9 @@ def _residual(Z: np.ndarray, X: np.ndarray) -> np.ndarray:
     return ZX + ZX.T - 2.0 * np.eye(X.shape[1])
 
 
-def _semismooth_newton(X, B, t, h, Lam, tol, max_inner, vech) -> TangentProxStep:
+def _semismooth_newton(X, B, t, h, Lam, tol, max_inner, vech, out_of_time=None) -> TangentProxStep:
+    # out_of_time: the run's clock; a Newton step can take 10-100 ms at r = 20, so the inner loop also
+    # stops at the time limit (the reference code checks time only between outer iterations).
     XL = B + 2.0 * t * (X @ Lam)
     Z = h.prox(XL, t)
     R = _residual(Z, X)
@@ -212,7 +217,7 @@ def _semismooth_newton(X, B, t, h, Lam, tol, max_inner, vech) -> TangentProxStep
             s *= 0.5
         Lam = Lam + s * d
         XL, R, res = XL_new, R_new, res_new
-        if steps > max_inner:
+        if steps > max_inner or (out_of_time is not None and out_of_time()):
             converged = False
             break
         steps += 1
@@ -293,7 +298,7 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
             inner_tol = max(tight[0], min(tight[1], 1e-5 * tol * t * t))
         else:
             inner_tol = max(1e-13, min(1e-11, 1e-3 * tol * t * t))
-        sub = _semismooth_newton(X, X - t * G, t, h, Lam, inner_tol, inner_iter, vech)
+        sub = _semismooth_newton(X, X - t * G, t, h, Lam, inner_tol, inner_iter, vech, rec.out_of_time)
         Lam, D = sub.Lam, sub.D
         inner_total += sub.iterations
         inner_failed += not sub.converged

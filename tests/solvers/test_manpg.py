@@ -192,3 +192,16 @@ def test_manpg_bad_input():
 def test_registered():
     assert SOLVERS["manpg"] is manpg and SOLVERS["manpg_ada"] is manpg_ada
     assert isinstance(problem_l1(), QuadraticProblem)
+
+
+def test_time_limit_is_kept_inside_the_newton_loop():
+    """The time budget binds within an outer iteration too (same budget for every method)."""
+    import time
+
+    rng = np.random.default_rng(4)
+    A = rng.standard_normal((60, 120))
+    problem = sparse_pca(A.T @ A / np.linalg.norm(A) ** 2, L1(1e-3))
+    start = time.perf_counter()
+    res = manpg(problem, polar(rng.standard_normal((120, 20))), time_limit=0.05, tol=0.0, inner_iter=100_000)
+    assert res.stop_reason == "time_limit"
+    assert time.perf_counter() - start < 5.0  # one Newton step past the budget, not a whole inner loop
