@@ -1,23 +1,10 @@
 """Smoke test of benchmarks/obcd_speed.py: quick mode on tiny sizes, table rows only (no timing asserts)."""
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "obcd_speed.py"
 
-
-@pytest.fixture(scope="module")
-def speed():
-    spec = importlib.util.spec_from_file_location("obcd_speed", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    try:
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        sys.modules.pop(spec.name, None)
+@pytest.fixture
+def speed(load_benchmark):
+    return load_benchmark("obcd_speed")
 
 
 def test_quick_run_prints_both_tables(speed):

@@ -1,23 +1,10 @@
 """Smoke test of benchmarks/run_benchmarks.py: quick mode on a tiny problem, table rows only (no timing asserts)."""
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "run_benchmarks.py"
 
-
-@pytest.fixture(scope="module")
-def rb():
-    spec = importlib.util.spec_from_file_location("run_benchmarks", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    try:
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        sys.modules.pop(spec.name, None)
+@pytest.fixture
+def rb(load_benchmark):
+    return load_benchmark("run_benchmarks")
 
 
 def tiny(rb):
