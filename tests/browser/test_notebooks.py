@@ -1,0 +1,215 @@
+"""Every notebook as a student meets it: opened in JupyterLab in Chromium, Run All, sliders moved.
+
+For each ``notebooks/*.ipynb`` (found by glob: a new notebook is tested without editing this file)
+the test opens the notebook in a fresh page, waits until the kernel is really idle (the status bar
+names the kernel and says Idle; the toolbar indicator says "idle" before the kernel exists), clears
+the stored outputs, runs Run > Run All Cells and waits until every code cell has an execution count.
+It then checks that
+
+* no cell shows an error or anything on stderr (the traceback of a failing cell is in the message);
+* every widget view rendered: no "Error displaying widget", no widget repr text (``VBox(children=...``)
+  and no text fallback of an Explorer, and as many rendered views per cell as the stored notebook has;
+* every figure of the stored notebook is there again (per cell, and inside Output widgets);
+* the browser console logged no error;
+* for a notebook with sliders: one slider of each widget moved with the keyboard on its handle
+  reaches the kernel (the kernel's slider has the new value) and, where the widget has outputs,
+  changes the figure or the text it drives within 2 s (a redraw can give a byte-identical PNG,
+  so either counts).
+
+A screenshot of each notebook's main widget (the first one with a slider, else the first widget,
+else the first figure) goes to ``artifacts/screenshots/<notebook>.png`` for a reviewer to look at.
+"""
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+#: Time limits (seconds): the kernel of a fresh page, Run All of one notebook, one slider move.
+KERNEL_IDLE_TIMEOUT = 60
+RUN_ALL_TIMEOUT = 60
+WIDGETS_RENDER_TIMEOUT = 15
+SLIDER_EFFECT_TIMEOUT = 2
+
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+NOTEBOOK = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook"
+CELLS = f"{NOTEBOOK} .jp-Cell"
+#: Text a widget shows in place of itself when its view did not render.
+UNRENDERED = re.compile(r"Error displaying widget|\b(?:[VH]?Box|GridBox|Tab|Accordion)\(children=|"
+                        r"\b(?:Int|Float)\w*Slider\(|run the notebook \(Run > Run All")
+
+# JavaScript run in the page. All take the notebook selector as their argument.
+KERNEL_IDLE_JS = """() => [...document.querySelectorAll('.jp-StatusBar-Item')].some(
+    e => /\\| Idle$/.test(e.textContent.trim()) && !/No Kernel/.test(e.textContent))"""
+RUN_ALL_DONE_JS = """([notebook, kernelIdle]) => {
+    const nb = document.querySelector(notebook);
+    const prompts = [...nb.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')].map(e => e.textContent.trim());
+    if (prompts.includes('[*]:') || !(kernelIdle)()) return false;
+    const failed = nb.querySelector('[data-mime-type="application/vnd.jupyter.stderr"]') !== null;
+    return failed || prompts.every(p => /^\\[\\d+\\]:$/.test(p));
+}"""
+WIDGETS_SETTLED_JS = """(notebook) => [...document.querySelectorAll(
+    notebook + ' [data-mime-type="application/vnd.jupyter.widget-view+json"]')].every(
+    e => e.querySelector('.jupyter-widgets') || /Error displaying widget/.test(e.textContent))"""
+#: Per cell: kind, prompt, stderr texts, rendered widget views, figures, output text.
+CELLS_JS = """(cells) => [...document.querySelectorAll(cells)].map(cell => ({
+    code: cell.classList.contains('jp-CodeCell'),
+    prompt: (cell.querySelector('.jp-InputArea-prompt') || {}).textContent || '',
+    stderr: [...cell.querySelectorAll('[data-mime-type="application/vnd.jupyter.stderr"]')].map(e => e.innerText),
+    widgets: [...cell.querySelectorAll('.jp-OutputArea-child > [data-mime-type="application/vnd.jupyter.widget-view+json"]')]
+        .filter(e => e.querySelector('.jupyter-widgets')).length,
+    figures: cell.querySelectorAll('.jp-OutputArea-output[data-mime-type="image/png"] img').length,
+    widgetFigures: cell.querySelectorAll('.widget-output [data-mime-type="image/png"] img').length,
+    text: [...cell.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText).join('\\n'),
+}))"""
+#: What a widget view shows besides its controls: figure sources and output/HTML text.
+DRIVEN_JS = """(view) => JSON.stringify({
+    images: [...view.querySelectorAll('.widget-output img')].map(i => i.src),
+    text: [...view.querySelectorAll('.widget-output, .widget-html')].map(e => e.innerText),
+})"""
+#: (description, value) of every slider the kernel holds.
+KERNEL_SLIDERS = ("[(w.description, w.value) for w in list(__import__('ipywidgets').widgets.widget"
+                  "._instances.values()) if type(w).__name__.endswith('Slider')]")
+
+
+def _stored(path: Path) -> dict:
+    """What the stored notebook shows: per code cell the figures, widget views and stderr outputs."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    cells = []
+    for cell in nb["cells"]:
+        outputs = cell.get("outputs", [])
+        cells.append({
+            "figures": sum("image/png" in o.get("data", {}) for o in outputs),
+            "widgets": sum(WIDGET_MIME in o.get("data", {}) for o in outputs),
+            "stderr": sum(o.get("name") == "stderr" or o["output_type"] == "error" for o in outputs),
+        })
+    states = nb.get("metadata", {}).get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {})
+    widget_figures = sum("image/png" in o.get("data", {})
+                         for m in states.get("state", {}).values() if m.get("model_name") == "OutputModel"
+                         for o in m["state"].get("outputs", []))
+    return {"cells": cells, "widget_figures": widget_figures}
+
+
+def _menu(page, menu: str, command: str) -> None:
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{menu}$")).click()
+    page.locator(f'.lm-Menu-item[data-command="{command}"]').click()
+
+
+def _kernel_sliders(lab, page, notebook: str) -> list:
+    """The kernel's sliders, asked over the kernel's own connection file (no output in the notebook)."""
+    from jupyter_client import BlockingKernelClient
+
+    sessions = json.loads(page.request.get(f"{lab.url}/api/sessions").text())
+    kernel = next(s["kernel"]["id"] for s in sessions if s["path"].endswith(notebook))
+    client = BlockingKernelClient(connection_file=str(lab.runtime / f"kernel-{kernel}.json"))
+    client.load_connection_file()
+    client.start_channels()
+    try:
+        msg_id = client.execute("", silent=True, store_history=False, user_expressions={"s": KERNEL_SLIDERS})
+        while True:
+            reply = client.get_shell_msg(timeout=10)
+            if reply["parent_header"].get("msg_id") == msg_id:
+                break
+        result = reply["content"]["user_expressions"]["s"]
+        assert result["status"] == "ok", result
+        return eval(result["data"]["text/plain"], {"__builtins__": {}})  # a list of (str, number) tuples
+    finally:
+        client.stop_channels()
+
+
+def _close_session(lab, page, notebook: str) -> None:
+    """Shut this notebook's kernel down now (the server would keep it until the session ends)."""
+    xsrf = next((c["value"] for c in page.context.cookies() if c["name"] == "_xsrf"), "")
+    for session in json.loads(page.request.get(f"{lab.url}/api/sessions").text()):
+        if session["path"].endswith(notebook):
+            page.request.delete(f"{lab.url}/api/sessions/{session['id']}", headers={"X-XSRFToken": xsrf})
+
+
+def _move_slider(lab, page, name: str, view, timings: dict) -> None:
+    """One keyboard step on the first slider of ``view``; the kernel and what the view shows follow."""
+    from playwright.sync_api import expect
+
+    slider = view.locator(".widget-slider").first
+    handle = slider.locator(".noUi-handle").first
+    readout = slider.locator(".widget-readout")
+    label = slider.locator(".widget-label").inner_text().strip()
+    before_readout = readout.inner_text()
+    before = view.evaluate(DRIVEN_JS)
+    at_max = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
+    handle.focus()
+    start = time.monotonic()
+    handle.press("ArrowLeft" if at_max else "ArrowRight")
+    expect(readout, f"{name}: slider {label!r} did not move").not_to_have_text(before_readout, timeout=2000)
+    value = float(handle.get_attribute("aria-valuenow"))
+    if json.loads(before)["images"] or any(json.loads(before)["text"]):
+        page.wait_for_function(f"([view, before]) => ({DRIVEN_JS})(view) !== before", arg=[view.element_handle(), before],
+                               timeout=SLIDER_EFFECT_TIMEOUT * 1000)
+        timings["slider update"] = round(time.monotonic() - start, 2)
+    kernel = _kernel_sliders(lab, page, name)
+    assert any(d == label and abs(v - value) <= 1e-9 * max(1.0, abs(value)) for d, v in kernel), (
+        f"{name}: moved slider {label!r} to {value} in the browser, the kernel's sliders are {kernel}")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_runs_in_jupyterlab(lab, lab_page, path: Path, record_property):
+    from playwright.sync_api import expect
+
+    name = path.name
+    stored = _stored(path)
+    page, console = lab_page
+    timings = {}
+    start = time.monotonic()
+    try:
+        page.goto(f"{lab.url}/lab/tree/notebooks/{name}?reset")
+        page.wait_for_function(KERNEL_IDLE_JS, timeout=KERNEL_IDLE_TIMEOUT * 1000)
+        timings["kernel idle"] = round(time.monotonic() - start, 1)
+
+        # Cleared first, so "every cell has an execution count" means this run, not the stored one.
+        _menu(page, "Edit", "editmenu:clear-all")
+        expect(page.locator(f"{NOTEBOOK} .jp-OutputArea-output")).to_have_count(0)
+        run_start = time.monotonic()
+        _menu(page, "Run", "runmenu:run-all")
+        page.wait_for_function(f"([nb]) => ({RUN_ALL_DONE_JS})([nb, {KERNEL_IDLE_JS}])", arg=[NOTEBOOK],
+                               timeout=RUN_ALL_TIMEOUT * 1000, polling=200)
+        page.wait_for_function(WIDGETS_SETTLED_JS, arg=NOTEBOOK, timeout=WIDGETS_RENDER_TIMEOUT * 1000)
+        timings["run all"] = round(time.monotonic() - run_start, 1)
+
+        cells = page.evaluate(CELLS_JS, CELLS)
+        assert len(cells) == len(stored["cells"]), f"{name}: the page shows {len(cells)} cells, the file has {len(stored['cells'])}"
+        errors = [f"cell {i}: {'; '.join(c['stderr'])[-1500:]}" for i, c in enumerate(cells)
+                  if c["stderr"] and not stored["cells"][i]["stderr"]]
+        assert not errors, f"{name}: error or stderr output after Run All:\n" + "\n".join(errors)
+        not_run = [i for i, c in enumerate(cells) if c["code"] and not re.fullmatch(r"\[\d+\]:", c["prompt"].strip())]
+        assert not not_run, f"{name}: cells {not_run} did not run"
+        unrendered = [f"cell {i}: {m.group(0)!r}" for i, c in enumerate(cells) if (m := UNRENDERED.search(c["text"]))]
+        assert not unrendered, f"{name}: widget views not rendered: {unrendered}"
+        for i, (c, s) in enumerate(zip(cells, stored["cells"])):
+            assert c["widgets"] >= s["widgets"], f"{name}: cell {i} rendered {c['widgets']} of {s['widgets']} widgets"
+            assert c["figures"] >= s["figures"], f"{name}: cell {i} shows {c['figures']} of {s['figures']} figures"
+        shown = sum(c["widgetFigures"] for c in cells)
+        assert shown >= stored["widget_figures"], (
+            f"{name}: Output widgets show {shown} figures, the stored widget state has {stored['widget_figures']}")
+
+        views = page.locator(f'{NOTEBOOK} .jp-OutputArea-child > [data-mime-type="{WIDGET_MIME}"]')
+        interactive = [views.nth(i) for i in range(views.count()) if views.nth(i).locator(".noUi-handle").count()]
+        for view in interactive:
+            _move_slider(lab, page, name, view, timings)
+
+        main = (interactive[0] if interactive else views.first if views.count()
+                else page.locator(f"{NOTEBOOK} .jp-OutputArea-output[data-mime-type='image/png']").first)
+        if main.count():
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            main.scroll_into_view_if_needed()
+            main.screenshot(path=str(SCREENSHOTS / f"{path.stem}.png"))
+        assert not console, f"{name}: browser console errors: {console}"
+    finally:
+        timings["total"] = round(time.monotonic() - start, 1)
+        record_property("timings", timings)
+        print(f"{name}: {timings}")
+        _close_session(lab, page, name)
