@@ -34,6 +34,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 VIEWPORT = {"width": 1366, "height": 900}
 SERVER_START_TIMEOUT = 60.0
 SERVER_STOP_TIMEOUT = 20.0
+ACTION_TIMEOUT = 15.0
 #: Lab settings written into the private settings folder: (plugin file, settings).
 LAB_SETTINGS = {
     # No news / update toast over the bottom-right corner.
@@ -56,7 +57,7 @@ def _missing_browser() -> str | None:
     return None
 
 
-@pytest.fixture(autouse=True, scope="session")
+@pytest.fixture(scope="session")
 def _browser_available() -> None:
     """Skip the browser tests where they cannot run; in CI (``CI`` set) fail instead."""
     reason = _missing_browser()
@@ -142,7 +143,7 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 @pytest.fixture(scope="session")
-def lab(tmp_path_factory) -> Lab:
+def lab(_browser_available, tmp_path_factory) -> Lab:
     """JupyterLab serving a temporary copy of the notebooks; stopped with its kernels at the end."""
     base = tmp_path_factory.mktemp("jupyterlab")
     root = _served_root(base)
@@ -178,6 +179,7 @@ def lab_page(browser):
     """A fresh browser context and page at :data:`VIEWPORT`, and the list its console errors go to."""
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
+    page.set_default_timeout(ACTION_TIMEOUT * 1000)  # clicks and expectations; the long waits set their own
     errors: list[str] = []
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
