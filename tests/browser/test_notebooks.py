@@ -139,6 +139,16 @@ def _close_session(lab, page, notebook: str) -> None:
             page.request.delete(f"{lab.url}/api/sessions/{session['id']}", headers={"X-XSRFToken": xsrf})
 
 
+def _readout_value(text: str) -> tuple[float, float]:
+    """The number a slider's readout shows and half a unit of its last digit (d3 writes minus as U+2212)."""
+    text = text.strip().replace("\u2212", "-")
+    mantissa = text.lower().split("e")[0]
+    decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    value = float(text)
+    scale = 10 ** int(text.lower().split("e")[1]) if "e" in text.lower() else 1
+    return value, 0.5 * 10 ** -decimals * scale
+
+
 def _move_slider(lab, page, name: str, view, timings: dict) -> None:
     """One keyboard step on the first slider of ``view``; the kernel and what the view shows follow."""
     from playwright.sync_api import expect
@@ -149,20 +159,24 @@ def _move_slider(lab, page, name: str, view, timings: dict) -> None:
     label = slider.locator(".widget-label").inner_text().strip()
     before_readout = readout.inner_text()
     before = view.evaluate(DRIVEN_JS)
+    kernel_before = _kernel_sliders(lab, page, name)
     at_max = float(handle.get_attribute("aria-valuenow")) >= float(handle.get_attribute("aria-valuemax"))
     handle.focus()
     start = time.monotonic()
     handle.press("ArrowLeft" if at_max else "ArrowRight")
     expect(readout, f"{name}: slider {label!r} did not move").not_to_have_text(before_readout, timeout=2000)
-    value = float(handle.get_attribute("aria-valuenow"))
     if json.loads(before)["images"] or any(json.loads(before)["text"]):
         left = SLIDER_EFFECT_TIMEOUT - (time.monotonic() - start)
         page.wait_for_function(f"([view, before]) => ({DRIVEN_JS})(view) !== before", arg=[view.element_handle(), before],
                                timeout=max(left, 0.05) * 1000)
         timings[f"slider {label}"] = round(time.monotonic() - start, 2)
-    kernel = _kernel_sliders(lab, page, name)
-    assert any(d == label and abs(v - value) <= 1e-9 * max(1.0, abs(value)) for d, v in kernel), (
-        f"{name}: moved slider {label!r} to {value} in the browser, the kernel's sliders are {kernel}")
+    # The kernel's slider of that name took the value the readout shows (a log slider's handle
+    # position is the exponent, so the readout is the value to compare).
+    shown, tolerance = _readout_value(readout.inner_text())
+    changed = [(d, v) for d, v in _kernel_sliders(lab, page, name) if d == label and (d, v) not in kernel_before]
+    assert any(abs(v - shown) <= tolerance * (1 + 1e-9) for _, v in changed), (
+        f"{name}: moved slider {label!r} to {shown} in the browser; the kernel's sliders went from "
+        f"{kernel_before} to {_kernel_sliders(lab, page, name)}")
 
 
 def _open_and_run_all(lab, page, name: str, stored: dict, timings: dict) -> None:
@@ -179,8 +193,15 @@ def _open_and_run_all(lab, page, name: str, stored: dict, timings: dict) -> None
     expect(page.locator(f"{NOTEBOOK} .jp-OutputArea-output")).to_have_count(0)
     start = time.monotonic()
     _menu(page, "Run", "runmenu:run-all")
-    page.wait_for_function(f"([nb]) => ({RUN_ALL_DONE_JS})([nb, {KERNEL_IDLE_JS}])", arg=[NOTEBOOK],
-                           timeout=RUN_ALL_TIMEOUT * 1000, polling=200)
+    try:
+        page.wait_for_function(f"([nb]) => ({RUN_ALL_DONE_JS})([nb, {KERNEL_IDLE_JS}])", arg=[NOTEBOOK],
+                               timeout=RUN_ALL_TIMEOUT * 1000, polling=200)
+    except PlaywrightTimeoutError:
+        cells = page.evaluate(CELLS_JS, [CELLS, VIEW])
+        running = [f"cell {i} (stored In [{s['count']}], {s['first_line']!r})"
+                   for i, (c, s) in enumerate(zip(cells, stored["cells"])) if c["prompt"].strip() == "[*]:"]
+        pytest.fail(f"{name}: Run All did not finish within {RUN_ALL_TIMEOUT} s; still running or queued: "
+                    f"{running[:3]}{' ...' if len(running) > 3 else ''}", pytrace=False)
     timings["run all"] = round(time.monotonic() - start, 1)
     if page.locator(f"{NOTEBOOK} {STDERR}").count():
         return  # a cell failed: the checks report it, no widget will render after it
@@ -281,3 +302,11 @@ def test_stored_counts_figures_widgets_and_errors(tmp_path):
     assert [(c["figures"], c["widgets"], c["stderr"]) for c in stored["cells"]] == [(0, 0, 0), (1, 0, 0), (0, 1, 1)]
     assert stored["cells"][1]["first_line"] == "fig = plot()" and stored["cells"][1]["count"] == 1
     assert stored["widget_figures"] == 1
+
+
+@pytest.mark.parametrize("text, value, tolerance", [
+    ("1.10", 1.1, 0.005), ("\u22121.0", -1.0, 0.05), ("7", 7.0, 0.5), ("0.0398", 0.0398, 0.00005),
+    ("1.00e-3", 0.001, 0.5e-5)])
+def test_readout_value_reads_d3_formats(text, value, tolerance):
+    shown, tol = _readout_value(text)
+    assert shown == pytest.approx(value) and tol == pytest.approx(tolerance)
