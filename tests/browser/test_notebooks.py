@@ -151,6 +151,7 @@ def _readout_value(text: str) -> tuple[float, float]:
 
 def _move_slider(lab, page, name: str, view, timings: dict) -> None:
     """One keyboard step on the first slider of ``view``; the kernel and what the view shows follow."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
     from playwright.sync_api import expect
 
     slider = view.locator(".widget-slider").first
@@ -164,11 +165,16 @@ def _move_slider(lab, page, name: str, view, timings: dict) -> None:
     handle.focus()
     start = time.monotonic()
     handle.press("ArrowLeft" if at_max else "ArrowRight")
-    expect(readout, f"{name}: slider {label!r} did not move").not_to_have_text(before_readout, timeout=2000)
+    expect(readout, f"{name}: slider {label!r} did not move").not_to_have_text(
+        before_readout, timeout=SLIDER_EFFECT_TIMEOUT * 1000)
     if json.loads(before)["images"] or any(json.loads(before)["text"]):
         left = SLIDER_EFFECT_TIMEOUT - (time.monotonic() - start)
-        page.wait_for_function(f"([view, before]) => ({DRIVEN_JS})(view) !== before", arg=[view.element_handle(), before],
-                               timeout=max(left, 0.05) * 1000)
+        try:
+            page.wait_for_function(f"([view, before]) => ({DRIVEN_JS})(view) !== before",
+                                   arg=[view.element_handle(), before], timeout=max(left, 0.05) * 1000)
+        except PlaywrightTimeoutError:
+            pytest.fail(f"{name}: slider {label!r} moved ({before_readout} -> {readout.inner_text()}) but neither "
+                        f"the figure nor the text it drives changed within {SLIDER_EFFECT_TIMEOUT} s", pytrace=False)
         timings[f"slider {label}"] = round(time.monotonic() - start, 2)
     # The kernel's slider of that name took the value the readout shows (a log slider's handle
     # position is the exponent, so the readout is the value to compare).
