@@ -19,10 +19,18 @@ def test_environment_yml_matches_pyproject():
                   + sum(project.get("optional-dependencies", {}).values(), []))
     listed = {}
     for dep in yaml.safe_load((ROOT / "environment.yml").read_text())["dependencies"]:
-        if isinstance(dep, dict):
-            assert dep["pip"] == ["-e ."], f"unexpected pip section {dep}"
-            continue
-        name, spec = _normalise(dep)
-        if name not in {"python", "pip"}:
-            listed[name] = spec
+        # The pip: section installs the project itself (-e .) and packages conda cannot provide.
+        for requirement in dep["pip"] if isinstance(dep, dict) else [dep]:
+            if requirement == "-e .":
+                continue
+            name, spec = _normalise(requirement)
+            if name not in {"python", "pip"}:
+                assert name not in listed, f"{name} is listed twice in environment.yml"
+                listed[name] = spec
     assert listed == wanted
+
+
+def test_pip_section_installs_the_project():
+    pip = [d["pip"] for d in yaml.safe_load((ROOT / "environment.yml").read_text())["dependencies"]
+           if isinstance(d, dict)]
+    assert len(pip) == 1 and "-e ." in pip[0], f"environment.yml needs one pip: section with -e .; got {pip}"
