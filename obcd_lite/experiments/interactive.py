@@ -87,5 +87,6 @@ def compare(problem: str = DEFAULTS["problem"], dataset: str = DEFAULTS["dataset
 
 def summary(comparison: Comparison) -> str:
     """The table as fixed-precision text (the explorer's caption)."""
-    with pd.option_context("display.width", 160, "display.max_columns", 20):
+    # ~100 characters fit the explorer at JupyterLab's width; wider tables wrap in column blocks
+    with pd.option_context("display.width", 100, "display.max_columns", 20):
         return comparison.table.to_string(index=False, float_format=lambda v: f"{v:.4g}")

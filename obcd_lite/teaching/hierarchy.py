@@ -277,8 +277,6 @@ def lemma44_check(problem, X) -> dict:
     return {"lhs": lhs, "rhs": rhs, "holds": lhs <= rhs + 1e-12, "per_block": per_block}
 
 
-
-
 def two_pair_descent(witness: Witness, thetas, entry=(2, 1), pairs=((0, 2), (1, 2))) -> dict:
     """F - F(X) along curves through the witness: each pair's rotation alone (both go up: BS_2),
     the two rotations together with the second angle chosen to keep X[entry] = 0 (goes down), and
@@ -306,8 +304,6 @@ def two_pair_descent(witness: Witness, thetas, entry=(2, 1), pairs=((0, 2), (1, 
         out["both pairs"].append(problem.F(Z) - F0)
         out["polar(X - t R)"].append(problem.F(polar(X - abs(t) * R)) - F0)
     return {key: np.asarray(value) for key, value in out.items()}
-
-
 
 
 # --- the explorer's compute --------------------------------------------------------------------------
@@ -344,8 +340,6 @@ def explore(n: int = 4, r: int = 1, penalty: str = "l1", lam: float = 0.1, k: in
     c = classify(problem, result.X, alpha=alpha, global_search=angles <= EXPLORER_MAX_ANGLES)
     label = f"obcd (k = {k})" if solver == "obcd" else solver
     return Exploration(label, result, c)
-
-
 
 
 def three_row_descent(witness: Witness, theta: float = 0.01, alpha: float = 1e-5) -> dict:

@@ -61,7 +61,7 @@ def certificate_figure(classification, figsize=(10, 3.6)):
     if c.global_min is not None:
         notes["global"] = f"F = {c.F:.4f}, min F ∈ [{c.global_min.lower_bound:.4f}, {c.global_min.value:.4f}]"
     else:
-        notes["global"] = "not searched (n > 5)"
+        notes["global"] = "not searched (the explorer certifies only tiny angle spaces)"
     for row, name in enumerate(names):
         value = c.levels[name]
         color = {True: "tab:green", False: "tab:red", None: "0.6"}[value]

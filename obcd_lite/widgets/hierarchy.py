@@ -23,7 +23,7 @@ def build_explorer(n: int = 4, r: int = 1, penalty: str = "l1", lam: float = 0.1
         "r": widgets.IntSlider(value=r, min=1, max=3, description="r", **style),
         "penalty": widgets.Dropdown(options=PENALTY_NAMES, value=penalty, description="penalty", **style),
         "lam": widgets.FloatLogSlider(value=lam, base=10, min=-3, max=0, description="λ", **style),
-        "k": widgets.IntSlider(value=k, min=2, max=4, description="k (OBCD)", **style),
+        "k": widgets.IntSlider(value=k, min=2, max=4, description="k", **style),
         "alpha": widgets.FloatLogSlider(value=alpha, base=10, min=-6, max=1, description="α", **style),
         "seed": widgets.IntSlider(value=seed, min=0, max=20, description="seed", **style),
         "solver": widgets.Dropdown(options=sorted(SOLVERS), value=solver, description="solver", **style),
