@@ -53,7 +53,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..penalties import CAPPED_KIND, EPS, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND, ZERO_ULPS  # noqa: F401
+from ..penalties import CAPPED_KIND, EPS, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_ULPS
 from .polynomial_roots import quartic_candidates
 
 _TWO_PI = 2.0 * math.pi

@@ -68,7 +68,7 @@ def stepper_state(rng, penalty: str, stage: int, r: int = 2) -> dict:
         raise ValueError(f"stage must be an integer in 0..{len(STAGES) - 1}, got {stage!r}")
     stage = int(stage)
     h = make_penalty(penalty)
-    Qt, P, Z = random_instance(rng, r, nonneg=isinstance(h, NonNeg))
+    Qt, P, Z = random_instance(rng, r, nonneg=not h.finite)
     a, b, cq, d, e, x, y = branch_coefficients(Qt, P, Z)
     seed = int(rng) if isinstance(rng, (int, np.integer)) else None
     state = {"seed": seed, "penalty": penalty, "stage": stage, "stage_name": STAGES[stage],

@@ -37,12 +37,11 @@ from numpy.typing import ArrayLike
 
 from ..penalties import L1, Zero
 from ..problems import procrustes
-from ..stiefel import branch_matrix
+from ..stiefel import BRANCHES, branch_matrix
 from ..subproblem import block_data, majorizer_value, solve_2x2_unchecked
 from ..validation import as_matrix, check_nonnegative, check_stiefel
 
 TWO_PI = 2.0 * np.pi
-BRANCHES = ("rot", "ref")
 #: Coefficients of a piece below this (relative to the data) count as zero: the piece is flat.
 FLAT_RTOL = 1e-12
 
@@ -103,7 +102,6 @@ def critical_points_2x2(T: ArrayLike, mu: float = 0.0) -> list[CriticalPoint]:
         subdifferential (Definition 3.4), see the module docstring.
     """
     T, mu = _check_target(T, mu)
-    const = 2.0 + float(np.sum(T * T))
     scale = max(1.0, float(np.max(np.abs(T))), mu)
     points: list[CriticalPoint] = []
     for branch in BRANCHES:

@@ -21,13 +21,13 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from ..penalties import L1, NonNeg, snap_zeros
+from ..penalties import L1_KIND, NONNEG_KIND, snap_zeros
+from ..stiefel import BRANCHES
 
 # Real symbols shared by all derivations (sympy caches symbols by name and assumptions).
 c, s, t = sp.symbols("c s t", real=True)
 a, b, cq, d, e, w = sp.symbols("a b c_q d e w", real=True)
 lam, tau = sp.symbols("lambda tau", positive=True)
-BRANCHES = ("rot", "ref")
 _SIGN = {"rot": 1, "ref": -1}
 
 
@@ -368,14 +368,14 @@ def paper_candidates(coeffs, h, sigma: int, crossing_sign: int = 1, drop_zero_y:
     kinks = -xs[nz] / ys[nz]
     stationary = list(real_roots(_quartic_numeric(sigma * a_, sigma * b_, w_, d_)))
     paper_breaks = -kinks  # the paper's x_i / y_i
-    cand = [] if isinstance(h, NonNeg) else list(paper_breaks if crossing_sign > 0 else kinks)
-    if isinstance(h, L1):
+    cand = [] if h.sweep_kind == NONNEG_KIND else list(paper_breaks if crossing_sign > 0 else kinks)
+    if h.sweep_kind == L1_KIND:
         cuts = np.sort(np.concatenate([kinks, -kinks]) if l1_intervals == "paper" else kinks)
         for mid in _interval_points(cuts):
             o = np.sign(xs + mid * ys)
             stationary += list(real_roots(_quartic_numeric(sigma * a_ + h.lam * o @ xs, sigma * b_ + h.lam * o @ ys,
                                                            w_, d_)))
-    if isinstance(h, NonNeg):
+    if h.sweep_kind == NONNEG_KIND:
         lb = np.max(kinks[ys[nz] > 0], initial=-np.inf)
         ub = np.min(kinks[ys[nz] < 0], initial=np.inf)
         if lb > ub:  # "the problem has no solution for this case"

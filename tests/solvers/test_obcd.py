@@ -4,7 +4,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from obcd_lite import (CappedL1, L0, L1, NonNeg, QuadraticProblem, Zero, count_nonzeros, feasibility, identity_init,
+from obcd_lite import (CappedL1, L0, L1, QuadraticProblem, count_nonzeros, feasibility, identity_init,
                        nonneg_pca, obcd, procrustes, random_stiefel, sparse_pca, working_sets)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from obcd_lite.penalties import L0, L1, CappedL1, NonNeg, Zero
+from obcd_lite.penalties import L0, L1, CappedL1, Zero
 from obcd_lite.problems import nonneg_pca, sparse_pca
 from obcd_lite.solvers import SOLVERS, rsubgrad
 from obcd_lite.stiefel import feasibility, random_stiefel

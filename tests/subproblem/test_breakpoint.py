@@ -1,7 +1,7 @@
 """solve_2x2 against the independent brute force, on the corners real runs hit."""
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from obcd_lite import (CappedL1, L0, L1, NonNeg, Zero, candidate_set, count_nonzeros, quartic_coefficients,
