@@ -4,7 +4,8 @@
   ``solve_kxk`` for h = 0 with a scalar Q (Lemma 2.3(b)).
 * :mod:`.breakpoint` — the k = 2 breakpoint search of Appendix B: ``solve_2x2`` (runs the compiled
   sweep), ``candidate_set`` (every candidate, vectorized, for teaching).
-* :mod:`.sweep` — the numba kernel behind ``solve_2x2``.
+* :mod:`.sweep` — the numba kernel behind ``solve_2x2``; :mod:`.arcs` — the smooth part on one arc (bounds,
+  stationary points); :mod:`.polynomial_roots` — the quartic's real roots.
 * :mod:`.brute_force` — the independent reference: dense angle grid plus kinks, refined.
 """
 from .breakpoint import (CandidateSet, TwoByTwoSolution, branch_coefficients, candidate_set, quartic_coefficients,

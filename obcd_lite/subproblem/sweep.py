@@ -54,7 +54,7 @@ import numpy as np
 from numba import njit
 
 from ..penalties import CAPPED_KIND, EPS, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_ULPS
-from .polynomial_roots import quartic_candidates
+from .arcs import linear_min_inside, linear_min_on_arc, quadratic_min_on_arc, stationary_angles
 
 _TWO_PI = 2.0 * math.pi
 _HALF_PI = 0.5 * math.pi
@@ -80,9 +80,6 @@ _STEPS = np.array([
 ])
 _ZERO_ROWS = np.array([1, 4])
 _ALL_ROWS = np.arange(6)
-# Newton steps on g'(theta) that polish each quartic root (a root in t loses digits when the
-# coefficients span many orders of magnitude, e.g. a root near t = infinity next to roots near 1).
-_NEWTON_STEPS = 4
 
 
 @njit(cache=True)
@@ -295,70 +292,6 @@ def _zeros_at_crossing(x, y, size, owner, angle, order, j, tie, c, s):
 
 
 @njit(cache=True)
-def _linear_min_inside(A, B, c_lo, s_lo, c_hi, s_hi):
-    """Whether the minimizer -(A, B)/hypot(A, B) of A cos + B sin lies on the arc from (c_lo, s_lo) to
-    (c_hi, s_hi): the derivative -A sin + B cos goes from <= 0 to >= 0. Arcs are at most pi long
-    (theta = pi is a crossing and zeros come in antipodal pairs), so no maximum can pass for it."""
-    return -A * s_lo + B * c_lo <= 0.0 <= -A * s_hi + B * c_hi and (A != 0.0 or B != 0.0)
-
-
-@njit(cache=True)
-def _linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi):
-    """min of A cos + B sin over an arc, from its end points."""
-    if _linear_min_inside(A, B, c_lo, s_lo, c_hi, s_hi):
-        return -math.hypot(A, B)
-    return min(A * c_lo + B * s_lo, A * c_hi + B * s_hi)
-
-
-@njit(cache=True)
-def _quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi):
-    """min of w c^2 + d c s = w/2 + (w cos 2theta + d sin 2theta)/2 over [lo, hi]; its minimizers
-    on the circle are half and half + pi, half = (atan2(d, w) + pi)/2."""
-    if lo <= half <= hi or lo <= half + math.pi <= hi:
-        return 0.5 * (w - math.hypot(w, d))
-    return min(c_lo * (w * c_lo + d * s_lo), c_hi * (w * c_hi + d * s_hi))
-
-
-@njit(cache=True)
-def _stationary_angles(A, B, w, d):
-    """Stationary points of g = A c + B s + w c^2 + d c s, as angles in [0, 2 pi): the closed form
-    when w = d = 0, else the real roots of g'(theta) (1 + t^2)^2, a quartic in t = tan(theta / 2)
-    (and the roots of its derivative, where a double root may sit), each polished by Newton's
-    method on g'(theta) (any angle is a harmless candidate, scored exactly by the caller)."""
-    if w == 0.0 and d == 0.0:  # A c + B s: one minimizer, in closed form
-        out = np.empty(1)
-        out[0] = (math.atan2(B, A) + math.pi) % _TWO_PI
-        return out
-    coeffs = np.array([d - B, 4.0 * w - 2.0 * A, -6.0 * d, -2.0 * A - 4.0 * w, B + d])
-    # Coefficients below eps of the largest are rounding noise; a vanishing leading coefficient is
-    # a root at t = infinity, theta = pi, which is a crossing of its own.
-    largest = np.max(np.abs(coeffs))
-    lead = 5
-    for i in range(5):
-        if abs(coeffs[i]) < 1e-16 * largest:
-            coeffs[i] = 0.0
-        elif lead == 5:
-            lead = i
-    if lead >= 4:  # a constant (or zero) quartic: no root
-        return np.empty(0)
-    roots = np.empty(8)
-    count = quartic_candidates(coeffs, lead, roots)
-    out = np.empty(count)
-    for i in range(count):
-        theta = 2.0 * math.atan(roots[i])
-        for _ in range(_NEWTON_STEPS):
-            c, s = math.cos(theta), math.sin(theta)
-            c2, s2 = c * c - s * s, 2.0 * c * s
-            slope = -A * s + B * c - w * s2 + d * c2
-            curve = -A * c - B * s - 2.0 * w * c2 - 2.0 * d * s2
-            if curve == 0.0 or abs(slope) >= 0.5 * abs(curve):  # only small, well-defined steps
-                break
-            theta -= slope / curve
-        out[i] = theta % _TWO_PI
-    return out
-
-
-@njit(cache=True)
 def sweep_2x2(coef, Z, kind, lam, tau, first, last):
     """Global minimizer of problem (3), k = 2, for a separable h given by ``kind``.
 
@@ -465,7 +398,7 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
         # Pass 2: stationary points inside the arcs.
         if not varying:
             # one linear part on the whole circle: its stationary points, each checked entry by entry
-            for theta in _stationary_angles(a, b, w, d):
+            for theta in stationary_angles(a, b, w, d):
                 c, s = math.cos(theta), math.sin(theta)
                 value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c, s)
                 if value < best:
@@ -475,7 +408,7 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
             # Qt = varsigma I: each arc's minimizer -(A, B)/hypot(A, B) in closed form, no bounds needed
             for j in range(m + 1):
                 A, B = arc[j, 0], arc[j, 1]
-                if ends[j + 1] - ends[j] > _TIE_WINDOW and _linear_min_inside(
+                if ends[j + 1] - ends[j] > _TIE_WINDOW and linear_min_inside(
                         A, B, cos_end[j], sin_end[j], cos_end[j + 1], sin_end[j + 1]):
                     norm = math.hypot(A, B)
                     value = e - norm + arc[j, 2]
@@ -494,8 +427,8 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
             c_lo, s_lo, c_hi, s_hi = cos_end[j], sin_end[j], cos_end[j + 1], sin_end[j + 1]
             # two lower bounds: the parts' separate minima, and the end values minus the most a
             # function with |g''| <= M can dip between them (M L^2 / 8; tight on short arcs)
-            split = (e + K + _linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi)
-                     + _quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi))
+            split = (e + K + linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi)
+                     + quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi))
             g_lo = e + K + A * c_lo + B * s_lo + c_lo * (w * c_lo + d * s_lo)
             g_hi = e + K + A * c_hi + B * s_hi + c_hi * (w * c_hi + d * s_hi)
             curvature = math.hypot(A, B) + 2.0 * curvature_quadratic
@@ -504,7 +437,7 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
             if not bound[j] < best:
                 break
             A, B = arc[j, 0], arc[j, 1]
-            for theta in _stationary_angles(A, B, w, d):
+            for theta in stationary_angles(A, B, w, d):
                 if ends[j] <= theta <= ends[j + 1]:
                     c, s = math.cos(theta), math.sin(theta)
                     value = e + A * c + B * s + arc[j, 2] + c * (w * c + d * s)

@@ -1,0 +1,85 @@
+"""The smooth part of the k = 2 subproblem on one arc of a circle (used by :mod:`.sweep`).
+
+Between two crossings of the sweep, problem (3) on a branch is g(theta) = e + A c + B s + w c^2 + d c s
+with (c, s) = (cos theta, sin theta) and constant (A, B): these functions give its exact minimum on the
+arc for each part alone (the sweep adds them into a lower bound that prunes arcs) and its stationary
+points (the candidates inside an arc): closed form when the quadratic part vanishes (Qt = varsigma I),
+otherwise the real roots of one quartic in tan(theta / 2), each polished by Newton's method.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .polynomial_roots import quartic_candidates
+
+_TWO_PI = 2.0 * math.pi
+# Newton steps on g'(theta) that polish each quartic root (a root in t loses digits when the
+# coefficients span many orders of magnitude, e.g. a root near t = infinity next to roots near 1).
+_NEWTON_STEPS = 4
+
+
+@njit(cache=True)
+def linear_min_inside(A, B, c_lo, s_lo, c_hi, s_hi):
+    """Whether the minimizer -(A, B)/hypot(A, B) of A cos + B sin lies on the arc from (c_lo, s_lo) to
+    (c_hi, s_hi): the derivative -A sin + B cos goes from <= 0 to >= 0. Arcs are at most pi long
+    (theta = pi is a crossing and zeros come in antipodal pairs), so no maximum can pass for it."""
+    return -A * s_lo + B * c_lo <= 0.0 <= -A * s_hi + B * c_hi and (A != 0.0 or B != 0.0)
+
+
+@njit(cache=True)
+def linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi):
+    """min of A cos + B sin over an arc, from its end points."""
+    if linear_min_inside(A, B, c_lo, s_lo, c_hi, s_hi):
+        return -math.hypot(A, B)
+    return min(A * c_lo + B * s_lo, A * c_hi + B * s_hi)
+
+
+@njit(cache=True)
+def quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi):
+    """min of w c^2 + d c s = w/2 + (w cos 2theta + d sin 2theta)/2 over [lo, hi]; its minimizers
+    on the circle are half and half + pi, half = (atan2(d, w) + pi)/2."""
+    if lo <= half <= hi or lo <= half + math.pi <= hi:
+        return 0.5 * (w - math.hypot(w, d))
+    return min(c_lo * (w * c_lo + d * s_lo), c_hi * (w * c_hi + d * s_hi))
+
+
+@njit(cache=True)
+def stationary_angles(A, B, w, d):
+    """Stationary points of g = A c + B s + w c^2 + d c s, as angles in [0, 2 pi): the closed form
+    when w = d = 0, else the real roots of g'(theta) (1 + t^2)^2, a quartic in t = tan(theta / 2)
+    (and the roots of its derivative, where a double root may sit), each polished by Newton's
+    method on g'(theta) (any angle is a harmless candidate, scored exactly by the caller)."""
+    if w == 0.0 and d == 0.0:  # A c + B s: one minimizer, in closed form
+        out = np.empty(1)
+        out[0] = (math.atan2(B, A) + math.pi) % _TWO_PI
+        return out
+    coeffs = np.array([d - B, 4.0 * w - 2.0 * A, -6.0 * d, -2.0 * A - 4.0 * w, B + d])
+    # Coefficients below eps of the largest are rounding noise; a vanishing leading coefficient is
+    # a root at t = infinity, theta = pi, which is a crossing of its own.
+    largest = np.max(np.abs(coeffs))
+    lead = 5
+    for i in range(5):
+        if abs(coeffs[i]) < 1e-16 * largest:
+            coeffs[i] = 0.0
+        elif lead == 5:
+            lead = i
+    if lead >= 4:  # a constant (or zero) quartic: no root
+        return np.empty(0)
+    roots = np.empty(8)
+    count = quartic_candidates(coeffs, lead, roots)
+    out = np.empty(count)
+    for i in range(count):
+        theta = 2.0 * math.atan(roots[i])
+        for _ in range(_NEWTON_STEPS):
+            c, s = math.cos(theta), math.sin(theta)
+            c2, s2 = c * c - s * s, 2.0 * c * s
+            slope = -A * s + B * c - w * s2 + d * c2
+            curve = -A * c - B * s - 2.0 * w * c2 - 2.0 * d * s2
+            if curve == 0.0 or abs(slope) >= 0.5 * abs(curve):  # only small, well-defined steps
+                break
+            theta -= slope / curve
+        out[i] = theta % _TWO_PI
+    return out
