@@ -6,14 +6,22 @@ NBVAL := --nbval --nbval-sanitize-with notebooks/sanitize.cfg
 # JupyterLab refuses to run as root without this flag (containers, CI).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: install test lab bench student clean
+.PHONY: install test lab bench student clean lock
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+# Exactly the locked versions (requirements-lock.txt: what the stored outputs were recorded with),
+# then the package itself without resolving again.
+$(STAMP): pyproject.toml requirements-lock.txt
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test]"
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-lock.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
+
+# Re-resolve the lock after a change to pyproject.toml (other pins kept); UPGRADE=1 moves every pin to
+# the newest release pyproject allows. Then re-record the notebooks and review the diff (README).
+lock: $(STAMP)
+	$(PY) tools/lock.py $(if $(UPGRADE),--upgrade)
 
 # Unit and property tests, strict nbval over every notebook, and the real-browser tests
 # (tests/browser: skipped with a reason where /usr/bin/chromium is missing, except under CI).

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .rounding import EPS, ZERO_ULPS, zero_mask
 from .validation import check_nonnegative
 
-#: An entry of V Z counts as exactly zero when |(V Z)_ij| <= ZERO_ULPS * eps * ||Z[:, j]||:
-#: that is the rounding level of the product (V has unit rows), whatever the angle.
-ZERO_ULPS = 32.0
-EPS = np.finfo(float).eps
+# An entry of V Z counts as exactly zero when |(V Z)_ij| <= ZERO_ULPS * eps * ||Z[:, j]||: that is
+# the rounding level of the product (V has unit rows), whatever the angle (the one rule: rounding.py).
 
 # The compiled sweep's codes for the penalties it knows (``subproblem.sweep``); None: use pieces().
 ZERO_KIND = 0
@@ -426,7 +425,11 @@ def _check_step(t) -> float:
     return t
 
 
-def count_nonzeros(M, tol: float = 0.0) -> int:
-    """Number of entries with |M_ij| > tol (tol = 0 counts exact nonzeros; the paper reports tol = 1e-6)."""
-    tol = check_nonnegative(tol, "tol")
-    return int(np.count_nonzero(np.abs(np.asarray(M)) > tol))
+def count_nonzeros(M, tol: float | None = None) -> int:
+    """Number of entries that are not zero.
+
+    tol : None (default) the package's rounding rule (``rounding.zero_mask``: |M_ij| <= 32 eps
+        ||M[:, j]|| is a zero); 0 counts exact nonzeros; a positive tol counts |M_ij| > tol (the paper
+        reports tol = 1e-6, ManPG's code 1e-5).
+    """
+    return int(np.count_nonzero(~zero_mask(M, tol)))

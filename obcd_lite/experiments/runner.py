@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..threads import one_blas_thread
 from ..data import DATASET_NAMES, Dataset, load_dataset
 from ..penalties import L0, L1
 from ..problems import SPCA_SCALES, QuadraticProblem, nonneg_pca, sparse_pca
@@ -117,6 +118,7 @@ def _as_tuple(values) -> tuple:
     return tuple(np.atleast_1d(values).tolist()) if not isinstance(values, (list, tuple)) else tuple(values)
 
 
+@one_blas_thread
 def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int = 5, n: int | None = None,
                    m: int | None = None, methods=("obcd",), starts=("random",), seeds=(0,),
                    time_limit: float = 1.0, max_iter: int = DEFAULT_MAX_ITER, scale: float | None = None,

@@ -28,6 +28,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.optimize import lsq_linear
 
+from ..rounding import snap_point
 from ..validation import as_matrix, check_nonnegative, check_stiefel
 
 #: The largest number of two-point entries (capped-l1 at |u| = tau) enumerated exactly.
@@ -53,22 +54,22 @@ def tangent_part(X: np.ndarray, G: np.ndarray) -> np.ndarray:
     return G - X @ (G.T @ X)
 
 
-def residual_details(problem, X, *, zero_tol: float = 0.0) -> Residual:
+def residual_details(problem, X, *, zero_tol: float | None = None) -> Residual:
     """dist(0, d_M F(X)) of Definition 3.4 with the subgradient attaining it (see the module docstring).
 
     Parameters
     ----------
     problem : QuadraticProblem (``grad``, ``h`` with ``subdifferential``).
     X : (n, r) point on St(n, r).
-    zero_tol : entries with |X_ij| <= zero_tol are evaluated as exact zeros (default 0: only exact
-        zeros count; a solver that never reaches exact zeros is judged as it is).
+    zero_tol : which entries are zeros of h (where dh is an interval): None (default) the package's
+        rounding rule (``rounding.zero_mask``: |X_ij| <= 32 eps ||X[:, j]||, so cos(pi/2) = 6e-17 is a
+        zero); 0 exact zeros only; a positive number |X_ij| <= zero_tol (e.g. 1e-10 for a proximal
+        method's points).
     """
     X = as_matrix(X, "X")
     check_stiefel(X, "X")
     problem.check_point(X, "X")
-    zero_tol = check_nonnegative(zero_tol, "zero_tol")
-    if zero_tol > 0:
-        X = np.where(np.abs(X) <= zero_tol, 0.0, X)
+    X = snap_point(X, zero_tol)
     h = problem.h
     lo, hi = h.subdifferential(X)
     two_point = np.argwhere(h.two_point_entries(X))
@@ -106,7 +107,7 @@ def _box_distance(X, grad, lo, hi):
     return float(np.linalg.norm(tangent_part(X, G))), G, len(idx)
 
 
-def riemannian_residual(problem, X, *, zero_tol: float = 0.0) -> float:
+def riemannian_residual(problem, X, *, zero_tol: float | None = None) -> float:
     """dist(0, d_M F(X)) = min ||G - X G^T X||_F over G in grad f(X) + dh(X) (Definition 3.4).
 
     Zero exactly at the critical points. Works for every penalty with a ``subdifferential``
@@ -116,7 +117,7 @@ def riemannian_residual(problem, X, *, zero_tol: float = 0.0) -> float:
     return residual_details(problem, X, zero_tol=zero_tol).value
 
 
-def is_critical(problem, X, *, tol: float = 1e-8, zero_tol: float = 0.0) -> bool:
+def is_critical(problem, X, *, tol: float = 1e-8, zero_tol: float | None = None) -> bool:
     """Whether X is a critical point (Definition 3.4): residual <= tol (1 + ||grad f(X)||_F)."""
     tol = check_nonnegative(tol, "tol")
     X = as_matrix(X, "X")

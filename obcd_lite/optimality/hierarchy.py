@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..rounding import snap_point
 from ..validation import as_matrix, check_nonnegative, check_stiefel
 from .block_stationarity import block_report
 from .criticality import Residual, residual_details
@@ -89,7 +90,7 @@ class Classification:
 def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, global_search: bool = True,
              global_min: GlobalMinimum | None = None, tol: float = 1e-6, block_tol: float = 1e-13,
              gap_tol: float = 1e-3,
-             sample: int | None = None, rng=None, zero_tol: float = 0.0) -> Classification:
+             sample: int | None = None, rng=None, zero_tol: float | None = None) -> Classification:
     """The levels X attains: critical, BS_2, BS_3, ..., global, each with its certificate.
 
     Parameters
@@ -107,23 +108,23 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
         points (the witnesses) have gaps at rounding level, ~1e-15.
     gap_tol : the gap the global search certifies.
     sample, rng : test a uniform sample of blocks (large n).
-    zero_tol : entries with |X_ij| <= zero_tol are set to 0 before every test (a proximal method
-        leaves zeros at 1e-16 .. 1e-10; at such an entry h's subdifferential is an interval only if
-        the entry is exactly 0). Default 0: X is judged as given.
+    zero_tol : which entries are zeros; they are set to 0 before every test. None (default): the
+        package's rounding rule (``rounding.zero_mask``, |X_ij| <= 32 eps ||X[:, j]||); 0: exact zeros
+        only (X judged as given); a positive number: |X_ij| <= zero_tol (a proximal method leaves zeros
+        at 1e-16 .. 1e-10).
     """
     X = as_matrix(X, "X")
     check_stiefel(X, "X")
     problem.check_point(X, "X")
     tol = check_nonnegative(tol, "tol")
-    if check_nonnegative(zero_tol, "zero_tol") > 0:  # every level is judged at the snapped point
-        X = np.where(np.abs(X) <= zero_tol, 0.0, X)
+    X = snap_point(X, zero_tol)  # every level is judged at the snapped point
     n, r = X.shape
     h = problem.h
     if Q is None:
         Q = "scalar" if h.is_zero else "exact"
     if ks is None:
         ks = tuple(range(2, n + 1)) if (h.is_zero and Q == "scalar") else (2,)
-    residual = residual_details(problem, X)
+    residual = residual_details(problem, X, zero_tol=0)  # X is snapped already
     critical = residual.value <= tol * (1.0 + float(np.linalg.norm(problem.grad(X))))
     blocks = {int(k): block_report(problem, X, k, alpha=alpha, Q=Q, tol=block_tol, sample=sample, rng=rng) for k in ks}
     bs = {k: rep.stationary for k, rep in blocks.items()}

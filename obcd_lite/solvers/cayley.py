@@ -24,6 +24,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..threads import one_blas_thread
 from ..results import Recorder, Result, Step, check_budget
 from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
 
@@ -57,6 +58,7 @@ def cayley_step(X: np.ndarray, G: np.ndarray, tau: float) -> np.ndarray:
     return X - tau * U @ np.linalg.solve(inner, V.T @ X)
 
 
+@one_blas_thread
 def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None,
                   rng=None, callback: Callable[[Step], bool | None] | None = None, log_every: int = 1,
                   tau0: float = 0.1, tol: float = 1e-8, armijo: float = 1e-4, shrink: float = 0.5,

@@ -78,6 +78,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..threads import one_blas_thread
 from ..penalties import Penalty
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import polar
@@ -232,6 +233,7 @@ def _check_supported(h: Penalty, solver: str) -> None:
             "for NonNeg the polar retraction does not keep X >= 0, so no Armijo step is ever accepted")
 
 
+@one_blas_thread
 def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
           callback: Callable[[Step], bool | None] | None = None, log_every: int = 1, adaptive: bool = False,
           tol: float | None = None, step: float | None = None, inner_iter: int = DEFAULT_INNER_ITER,
@@ -339,6 +341,7 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
     return rec.result(X, it, stop_reason, F_tracked=F, info=info)
 
 
+@one_blas_thread
 def manpg_ada(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
               callback: Callable[[Step], bool | None] | None = None, log_every: int = 1, **options) -> Result:
     """ManPG-Ada (Chen, Ma, So, Zhang 2020; reference

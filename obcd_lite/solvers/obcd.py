@@ -25,6 +25,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..threads import one_blas_thread
 from ..penalties import ZERO_KIND
 from ..problems import QuadraticProblem
 from ..results import Recorder, Result, Step, check_budget
@@ -107,6 +108,7 @@ class _BlockChunks:
         return np.ascontiguousarray(np.concatenate(parts), dtype=np.int64)
 
 
+@one_blas_thread
 def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
          callback: Callable[[Step], bool | None] | None = None, log_every: int = 100, k: int = 2,
          alpha: float = 1e-5, working_set: str = "random", Q: str | None = None,

@@ -40,6 +40,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..threads import one_blas_thread
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import polar
 from ..validation import check_nonnegative
@@ -50,6 +51,7 @@ from .infeasible import (HISTORY_COLUMNS, check_prox_penalty, check_start, infea
 DEFAULT_MAX_ITER = 1000
 
 
+@one_blas_thread
 def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
         callback: Callable[[Step], bool | None] | None = None, log_every: int = 10, mu0: float | None = None,
         shrink_every: int = 10, shrink: float = 0.5, theta: float = 1e-3, tol: float = 1e-5,

@@ -48,6 +48,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..threads import one_blas_thread
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import polar
 from ..validation import check_nonnegative
@@ -60,6 +61,7 @@ DEFAULT_MAX_ITER = 20_000
 F_CHANGE_TOL = 1e-8
 
 
+@one_blas_thread
 def radmm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
           callback: Callable[[Step], bool | None] | None = None, log_every: int = 10, rho: float = 100.0,
           eta: float = 1e-2, gamma: float = 1e-6, tol: float = 1e-4) -> Result:

@@ -54,6 +54,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..threads import one_blas_thread
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import polar
 from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
@@ -64,6 +65,7 @@ DEFAULT_MAX_ITER = 500
 POWER = 0.75
 
 
+@one_blas_thread
 def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
              callback: Callable[[Step], bool | None] | None = None, log_every: int = 1, step0: float = 1.0,
              F_target: float | None = None, target_tol: float = 5e-3) -> Result:

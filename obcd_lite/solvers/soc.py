@@ -40,6 +40,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..threads import one_blas_thread
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import polar
 from ..validation import UnsupportedProblemError, check_nonnegative
@@ -49,6 +50,7 @@ from .infeasible import (HISTORY_COLUMNS, check_prox_penalty, check_start, infea
 DEFAULT_MAX_ITER = 20_000
 
 
+@one_blas_thread
 def soc(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
         callback: Callable[[Step], bool | None] | None = None, log_every: int = 10, rho: float | None = None,
         lam: float | None = None, tol: float = 1e-4) -> Result:

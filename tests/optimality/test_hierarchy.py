@@ -103,13 +103,15 @@ def test_bad_input():
 
 
 def test_zero_tol_counts_rounding_zeros_as_zeros():
-    """An l1 limit with exact zeros is critical; blurred by 1e-17 it is not (dh is an interval only at
-    an exact zero), unless zero_tol snaps it back."""
+    """An l1 limit with exact zeros is critical. Blurred by 1e-17 it stays critical under the package's
+    rounding rule (the default); judged on exact zeros only (zero_tol=0) it is not (dh is an interval
+    only at an exact zero); a coarser zero_tol snaps it back too."""
     problem = sparse_pca(randn_covariance(8, 3, rng=4), L1(0.3))
     X = obcd(problem, random_stiefel(3, 1, rng=0), working_set="cyclic", max_iter=300).X
     assert np.any(X == 0) and classify(problem, X, global_search=False).critical
     Y = np.where(X == 0, 1e-17, X)
-    assert not classify(problem, Y, global_search=False).critical
+    assert classify(problem, Y, global_search=False).critical
+    assert not classify(problem, Y, global_search=False, zero_tol=0).critical
     assert classify(problem, Y, global_search=False, zero_tol=1e-12).critical
 
 

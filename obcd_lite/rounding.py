@@ -1,0 +1,122 @@
+"""One rule for rounding, used everywhere: when an entry is zero, how ties are broken, how numbers print.
+
+Floating-point results differ in their last bits between CPUs (AVX-512 or AVX2 kernels of NumPy and
+OpenBLAS, FMA or not, Apple Silicon). Nothing the suite decides or stores may depend on those bits:
+
+* **Zero entries.** An entry of a product V Z (V with unit rows) is zero when
+  |(V Z)_ij| <= ZERO_ULPS eps ||Z[:, j]||: its rounding level (``penalties.snap_zeros``, the sweep).
+  A point X on St(n, r) has unit columns, so an entry is zero when |X_ij| <= ZERO_ULPS eps ||X[:, j]||
+  (about 7e-15): :func:`zero_mask`. cos(pi/2) = 6e-17 is zero; a genuine 1e-6 is not. The optimality
+  layer (criticality, block tests, classify) and nonzero counts judge zeros by this rule by default;
+  ``zero_tol=0`` judges exact zeros only, a positive ``zero_tol`` any coarser threshold.
+* **Ties.** Among values equal to within a tolerance, the first in the caller's order wins
+  (:func:`first_minimizer`), never the one that happens to compare lower on this CPU.
+* **Printing.** :func:`fmt` prints a value with a stated number of digits, a value below the rounding
+  level of its quantity as a bound (``< 1e-12``), and never a signed zero. Every notebook and explorer
+  text prints through it.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .validation import check_nonnegative
+
+#: An entry is zero to rounding when |entry| <= ZERO_ULPS * eps * (the norm of its column).
+ZERO_ULPS = 32.0
+EPS = float(np.finfo(float).eps)
+#: The default floor of :func:`fmt`: an O(1) quantity computed in double precision through a few
+#: dozen operations is known to about 1e-13; below 1e-12 its digits are rounding, printed as a bound.
+ROUNDING_FLOOR = 1e-12
+#: The default tie tolerance of :func:`first_minimizer` (relative to 1 + |min|).
+TIE_TOL = 1e-12
+
+
+def zero_mask(X, zero_tol: float | None = None) -> np.ndarray:
+    """Which entries of X count as zero.
+
+    Parameters
+    ----------
+    X : (n, r) array (a point on St(n, r), or any matrix).
+    zero_tol : None (default): the package's rounding rule, |X_ij| <= ZERO_ULPS eps ||X[:, j]||;
+        0: exact zeros only; a positive number: |X_ij| <= zero_tol.
+    """
+    X = np.asarray(X, dtype=float)
+    if zero_tol is None:
+        level = ZERO_ULPS * EPS * np.sqrt((X * X).sum(axis=0))
+    else:
+        level = check_nonnegative(zero_tol, "zero_tol")
+    return np.abs(X) <= level
+
+
+def snap_point(X, zero_tol: float | None = None) -> np.ndarray:
+    """X with the entries :func:`zero_mask` calls zero set to exactly 0.0 (a copy)."""
+    X = np.asarray(X, dtype=float)
+    return np.where(zero_mask(X, zero_tol), 0.0, X)
+
+
+def first_minimizer(values, tol: float = TIE_TOL) -> int:
+    """The index of the first value within tol (1 + |min|) of the minimum.
+
+    The documented tie rule: values that agree to rounding are ties, and the caller's order (block
+    order, candidate order) decides between them, never which one compares lower on this CPU.
+    """
+    values = np.asarray(values, dtype=float).ravel()
+    if values.size == 0:
+        raise ValueError("first_minimizer needs at least one value; got an empty sequence")
+    finite = np.isfinite(values)
+    if not finite.any():
+        return 0
+    low = float(values[finite].min())
+    return int(np.flatnonzero(finite & (values <= low + check_nonnegative(tol, "tol") * (1.0 + abs(low))))[0])
+
+
+def first_maximizer(values, tol: float = TIE_TOL) -> int:
+    """As :func:`first_minimizer`, for the largest value."""
+    return first_minimizer(-np.asarray(values, dtype=float), tol)
+
+
+def fmt(x, digits: int = 4, *, style: str = "f", floor: float | None = ROUNDING_FLOOR,
+        sign: bool = False) -> str:
+    """x printed so that the text is the same on every CPU.
+
+    Parameters
+    ----------
+    x : a real number (None, nan and +-inf print as such).
+    digits : digits after the point (style "f") or significant digits - 1 (style "e").
+    style : "f" (fixed point) or "e" (scientific).
+    floor : |x| below floor prints as ``< floor`` (e.g. ``< 1e-12``): its digits are rounding.
+        None prints every value (for quantities whose size is not rounding, e.g. an exact zero count).
+    sign : print a + on nonnegative values (never on a zero: ``+0.0000`` for -0.0 or -1e-17 too).
+
+    Examples
+    --------
+    >>> fmt(7.9e-16), fmt(-0.0, sign=True), fmt(-3e-17, 4, floor=None), fmt(0.5, 2, style="e")
+    ('< 1e-12', '< 1e-12', '0.0000', '5.00e-01')
+    """
+    if x is None:
+        return "None"
+    x = float(x)
+    if not np.isfinite(x):
+        return str(x) if not sign or x < 0 or np.isnan(x) else f"+{x}"
+    if style not in ("f", "e"):
+        raise ValueError(f"style must be 'f' or 'e'; got {style!r}")
+    if floor is not None and abs(x) < floor:
+        return f"< {floor:.0e}".replace("e-0", "e-")
+    text = f"{x:.{digits}{style}}"
+    if float(text) == 0.0:  # no signed zeros: -0.0000 is printed 0.0000
+        text = text.lstrip("-")
+        return ("+" if sign else "") + text
+    return f"{x:+.{digits}{style}}" if sign else text
+
+
+def fmt_interval(lo, hi, digits: int = 4, *, floor: float | None = ROUNDING_FLOOR) -> str:
+    """[lo, hi] with both ends through :func:`fmt` (signed)."""
+    return f"[{fmt(lo, digits, floor=floor, sign=True)}, {fmt(hi, digits, floor=floor, sign=True)}]"
+
+
+def fmt_array(A, digits: int = 4, *, floor: float | None = ROUNDING_FLOOR) -> str:
+    """A small matrix printed row by row through :func:`fmt` (aligned), e.g. a point X."""
+    A = np.atleast_2d(np.asarray(A, dtype=float))
+    cells = [[fmt(v, digits, floor=floor, sign=True) for v in row] for row in A]
+    width = max(len(c) for row in cells for c in row)
+    return "\n".join("[" + "  ".join(c.rjust(width) for c in row) + "]" for row in cells)

@@ -1,0 +1,39 @@
+"""Solvers and the runner run their small dense work at one BLAS thread and restore the caller's setting."""
+import numpy as np
+import pytest
+from threadpoolctl import threadpool_info, threadpool_limits
+
+from obcd_lite import L1, SOLVERS, get_solver, identity_init, sparse_pca
+from obcd_lite.threads import blas_threads, blas_threads_limited
+
+
+def _blas_counts():
+    return sorted(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")
+
+
+@pytest.mark.parametrize("name", sorted(SOLVERS))
+def test_solver_runs_at_one_blas_thread_and_restores(name):
+    seen = []
+    problem = sparse_pca(np.diag([3.0, 2.0, 1.0, 0.5]), L1(0.01))
+    with threadpool_limits(limits=2, user_api="blas"):
+        before = _blas_counts()
+        get_solver(name)(problem, identity_init(4, 2), max_iter=3,
+                         callback=lambda step: seen.append(_blas_counts()))
+        assert _blas_counts() == before == [2] * len(before)
+    if seen:  # solvers that call back: inside, every BLAS library has one thread
+        assert all(counts == [1] * len(counts) for counts in seen)
+
+
+def test_limit_inside_and_restored_after_an_exception():
+    with threadpool_limits(limits=2, user_api="blas"):
+        with pytest.raises(RuntimeError):
+            with blas_threads_limited(1):
+                assert set(blas_threads().values()) == {1}
+                raise RuntimeError("boom")
+        assert set(blas_threads().values()) == {2}
+
+
+def test_bad_limit_is_named():
+    with pytest.raises(ValueError, match="limit must be a positive int; got 0"):
+        with blas_threads_limited(0):
+            pass
