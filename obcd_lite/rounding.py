@@ -82,8 +82,9 @@ def fmt(x, digits: int = 4, *, style: str = "f", floor: float | None = ROUNDING_
     Parameters
     ----------
     x : a real number (None, nan and +-inf print as such).
-    digits : digits after the point (style "f") or significant digits - 1 (style "e").
-    style : "f" (fixed point) or "e" (scientific).
+    digits : digits after the point (style "f"), significant digits - 1 (style "e"), or significant
+        digits (style "g", for table cells of mixed sizes).
+    style : "f" (fixed point), "e" (scientific) or "g" (general).
     floor : |x| below floor prints as ``< floor`` (e.g. ``< 1e-12``): its digits are rounding.
         None prints every value (for quantities whose size is not rounding, e.g. an exact zero count).
     sign : print a + on nonnegative values (never on a zero: ``+0.0000`` for -0.0 or -1e-17 too).
@@ -98,8 +99,8 @@ def fmt(x, digits: int = 4, *, style: str = "f", floor: float | None = ROUNDING_
     x = float(x)
     if not np.isfinite(x):
         return str(x) if not sign or x < 0 or np.isnan(x) else f"+{x}"
-    if style not in ("f", "e"):
-        raise ValueError(f"style must be 'f' or 'e'; got {style!r}")
+    if style not in ("f", "e", "g"):
+        raise ValueError(f"style must be 'f', 'e' or 'g'; got {style!r}")
     if floor is not None and abs(x) < floor:
         return f"< {floor:.0e}".replace("e-0", "e-")
     text = f"{x:.{digits}{style}}"

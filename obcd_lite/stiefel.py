@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .rounding import snap_point
 from .validation import as_matrix, check_stiefel
 
 
@@ -50,9 +51,14 @@ def _leading(M: np.ndarray) -> np.ndarray:
 
 
 def angle_of(V: np.ndarray) -> tuple[str, float]:
-    """Return ``(branch, theta)`` with ``V = rot(theta)`` or ``ref(theta)``, theta in [0, 2 pi)."""
+    """Return ``(branch, theta)`` with ``V = rot(theta)`` or ``ref(theta)``, theta in [0, 2 pi).
+
+    Entries zero to rounding count as zeros (``rounding.snap_point``), so rot(0) computed with a sin
+    of -1e-17 is theta = 0, not 2 pi - 1e-17, on every CPU.
+    """
     V = as_matrix(V, "V", (2, 2))
     check_stiefel(V, "V")
+    V = snap_point(V)
     branch = "rot" if np.linalg.det(V) > 0 else "ref"
     # Both branches keep (cos, sin) in the second column: V[1,1] = cos, V[0,1] = sin.
     theta = float(np.arctan2(V[0, 1], V[1, 1]) % (2 * np.pi))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..rounding import fmt
 from ..solvers import SOLVERS
 from .metrics import support_recovery
 from .runner import Experiment, run_experiment, time_to_target
@@ -86,7 +87,8 @@ def compare(problem: str = DEFAULTS["problem"], dataset: str = DEFAULTS["dataset
 
 
 def summary(comparison: Comparison) -> str:
-    """The table as fixed-precision text (the explorer's caption)."""
+    """The table as text (the explorer's caption), every number through ``rounding.fmt`` (4 significant
+    digits; a feasibility at rounding level prints as ``< 1e-12``)."""
     # ~100 characters fit the explorer at JupyterLab's width; wider tables wrap in column blocks
     with pd.option_context("display.width", 100, "display.max_columns", 20):
-        return comparison.table.to_string(index=False, float_format=lambda v: f"{v:.4g}")
+        return comparison.table.to_string(index=False, float_format=lambda v: fmt(v, 4, style="g"))

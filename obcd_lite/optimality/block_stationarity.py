@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..rounding import TIE_TOL, first_maximizer
 from ..subproblem import Q_CHOICES, block_data, majorizer_value, solve_2x2_unchecked, solve_kxk
 from ..validation import as_matrix, check_nonnegative, check_stiefel
 
@@ -30,7 +31,8 @@ class BlockReport(NamedTuple):
 
     ``gaps``: {B: K(I; X, B) - min_V K(V; X, B)}; ``minimizers``: {B: a global minimizer V of K};
     ``total``: C(n, k); ``sampled``: whether only a sample of the blocks was tested;
-    ``failing``: blocks with gap > the tolerance; ``largest_gap`` and ``worst_block``;
+    ``failing``: blocks with gap > the tolerance; ``largest_gap`` and ``worst_block`` (the first block
+    in lexicographic order among gaps equal to the largest to rounding, ``rounding.first_maximizer``);
     ``tol``: the absolute tolerance used; ``stationary``: no tested block fails.
     """
 
@@ -118,8 +120,11 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
         if best >= stay:  # I itself is a minimizer: report it (the distance of Definition 4.1 is 0)
             V, best = np.eye(k), stay
         gaps[B], minimizers[B] = stay - best, V
-    worst = max(gaps, key=gaps.get)
-    abs_tol = tol * (1.0 + abs(problem.F(X)))
+    scale = 1.0 + abs(problem.F(X))
+    # The tie rule (rounding.first_maximizer): gaps equal to rounding (e.g. every gap of a BS_k point,
+    # ~1e-16) go to the first block in lexicographic order, never to whichever compares higher on this CPU.
+    worst = blocks[first_maximizer([gaps[B] for B in blocks], TIE_TOL * scale)]
+    abs_tol = tol * scale
     failing = sum(g > abs_tol for g in gaps.values())
     return BlockReport(k, alpha, Q, gaps, minimizers, math.comb(X.shape[0], k), sampled, failing,
                        float(gaps[worst]), worst, abs_tol, failing == 0)

@@ -27,20 +27,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..rounding import snap_point
+from ..rounding import fmt, snap_point
 from ..validation import as_matrix, check_nonnegative, check_stiefel
 from .block_stationarity import block_report
 from .criticality import Residual, residual_details
 from .global_search import MAX_N, GlobalMinimum, global_minimum
 
-
-#: Certificates below this are printed as "< 1e-12": their digits are rounding noise.
-NOISE = 1e-12
-
-
-def small(value: float) -> str:
-    """A certificate value for print: 3 significant digits, or "< 1e-12" at rounding level."""
-    return f"{value:.3e}" if abs(value) >= NOISE else f"< {NOISE:.0e}"
 
 
 @dataclass(frozen=True)
@@ -68,20 +60,21 @@ class Classification:
     nested: bool
 
     def summary(self) -> str:
-        """A fixed-precision text report of every certificate."""
-        lines = [f"F(X) = {self.F:.6f}",
-                 f"critical: {self.critical}  (dist(0, d_M F(X)) = {small(self.residual.value)}, "
+        """A text report of every certificate, the same on every CPU (numbers through ``rounding.fmt``:
+        certificates at rounding level print as ``< 1e-12``)."""
+        lines = [f"F(X) = {fmt(self.F, 6)}",
+                 f"critical: {self.critical}  (dist(0, d_M F(X)) = {fmt(self.residual.value, 2, style='e')}, "
                  f"{self.residual.free} free subgradient entries)"]
         for k, rep in self.blocks.items():
             kind = f"{len(rep.gaps)} of {rep.total} blocks (sampled)" if rep.sampled else f"all {rep.total} blocks"
-            lines.append(f"BS_{k}: {self.bs[k]}  ({kind}; {rep.failing} fail; largest gap {small(rep.largest_gap)} "
+            lines.append(f"BS_{k}: {self.bs[k]}  ({kind}; {rep.failing} fail; largest gap {fmt(rep.largest_gap, 2, style='e')} "
                          f"at B = {rep.worst_block}; alpha = {rep.alpha:g}, Q = {rep.Q})")
         if self.global_min is None:
             lines.append("global: not searched")
         else:
             g = self.global_min
-            lines.append(f"global: {self.is_global}  (min F in [{g.lower_bound:.6f}, {g.value:.6f}], "
-                         f"certified gap {g.gap:.2e}, {g.boxes} boxes)")
+            lines.append(f"global: {self.is_global}  (min F in [{fmt(g.lower_bound, 6)}, {fmt(g.value, 6)}], "
+                         f"certified gap {fmt(g.gap, 2, style='e')}, {g.boxes} boxes)")
         lines.append(f"strongest level: {self.strongest}" + ("" if self.nested else
                      "  (NOT nested: a level the paper puts below this one fails)"))
         return "\n".join(lines)

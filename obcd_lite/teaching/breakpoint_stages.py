@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..penalties import L0, L1, CappedL1, NonNeg, Penalty, Zero
+from ..rounding import first_minimizer, fmt
 from ..stiefel import BRANCHES
 from ..subproblem import branch_coefficients, candidate_set, solve_2x2_full
 from ..subproblem.brute_force import brute_force_2x2, objective_at
@@ -93,23 +94,23 @@ def stepper_state(rng, penalty: str, stage: int, r: int = 2) -> dict:
 
 
 def chosen_index(cs) -> int:
-    """The position of the best finite candidate (the minimum the search returns)."""
-    return int(np.argmin(np.where(np.isfinite(cs.value), cs.value, np.inf)))
+    """The position of the best finite candidate (the minimum the search returns); among values equal to
+    rounding the first in the candidate order (``rounding.first_minimizer``)."""
+    return first_minimizer(np.where(np.isfinite(cs.value), cs.value, np.inf))
 
 
 def describe_state(state: dict) -> str:
-    """A short fixed-precision text of the stage (printed under the figure)."""
+    """A short text of the stage (printed under the figure), the same on every CPU (``rounding.fmt``)."""
     co = state["coefficients"]
     lines = [f"seed {state['seed']}, h = {state['h']!r}, stage {state['stage']}: {state['stage_name']}"]
     for k, branch in enumerate(BRANCHES):
-        lines.append(f"  {branch}: a={co['a'][k]:+.4f} b={co['b'][k]:+.4f} w={co['w'][k]:+.4f} "
-                     f"d={co['d'][k]:+.4f} e={co['e'][k]:+.4f}")
+        lines.append(f"  {branch}: " + " ".join(f"{name}={fmt(co[name][k], 4, sign=True)}" for name in "abwde"))
     if "counts" in state:
         lines.append("  candidates: " + ", ".join(f"{n} {k}" for k, n in state["counts"].items()))
     if "chosen" in state:
         ch, bf = state["chosen"], state["brute"]
-        lines.append(f"  chosen: {ch['branch']} sigma={ch['sigma']:+d} {ch['kind']} value={ch['value']:.6f}")
-        lines.append(f"  brute force: {bf.branch} theta={bf.theta:.4f} value={bf.value:.6f} "
+        lines.append(f"  chosen: {ch['branch']} sigma={ch['sigma']:+d} {ch['kind']} value={fmt(ch['value'], 6)}")
+        lines.append(f"  brute force: {bf.branch} theta={fmt(bf.theta, 4, floor=None)} value={fmt(bf.value, 6)} "
                      f"(|gap| < 1e-7: {abs(bf.value - ch['value']) < 1e-7})")
     return "\n".join(lines)
 

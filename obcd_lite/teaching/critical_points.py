@@ -37,6 +37,7 @@ from numpy.typing import ArrayLike
 
 from ..penalties import L1, Zero
 from ..problems import procrustes
+from ..rounding import first_minimizer, fmt, zero_mask
 from ..stiefel import BRANCHES, branch_matrix
 from ..subproblem import block_data, majorizer_value, solve_2x2_unchecked
 from ..validation import as_matrix, check_nonnegative, check_stiefel
@@ -159,15 +160,19 @@ def majorizer_gap(problem, X: ArrayLike, alpha: float) -> float:
 
 
 def global_minimum_2x2(T: ArrayLike, mu: float = 0.0) -> CriticalPoint:
-    """The critical point of lowest value (a global minimizer of F over O(2))."""
-    return min(critical_points_2x2(T, mu), key=lambda pt: pt.value)
+    """The critical point of lowest value (a global minimizer of F over O(2)); among values equal to
+    rounding the first in the order of :func:`critical_points_2x2` (``rounding.first_minimizer``)."""
+    points = critical_points_2x2(T, mu)
+    return points[first_minimizer([pt.value for pt in points])]
 
 
-def criticality_residual(V: ArrayLike, T: ArrayLike, mu: float = 0.0, zero_tol: float = 1e-12) -> float:
+def criticality_residual(V: ArrayLike, T: ArrayLike, mu: float = 0.0, zero_tol: float | None = None) -> float:
     """dist(0, {G - V G^T V : G in dF(V)}), the critical-point test of Definition 3.4 for n = r = 2.
 
     dF(V) = 2 (V - T) + mu * S with S_ij = sign(V_ij) where V_ij != 0 and S_ij in [-1, 1] where
-    V_ij = 0 (|V_ij| <= zero_tol), the limiting subdifferential of the l1 term. For V in O(2),
+    V_ij = 0, the limiting subdifferential of the l1 term. Which entries are zero: the package's rule
+    (``rounding.zero_mask``; zero_tol None: |V_ij| <= 32 eps, so cos(pi/2) = 6e-17 is a zero), 0 for
+    exact zeros only, a positive zero_tol for |V_ij| <= zero_tol. For V in O(2),
     G - V G^T V = V (V^T G - G^T V) and the skew part is w [[0, 1], [-1, 0]] with
     w = <G, V Omega>, Omega = [[0, 1], [-1, 0]]; its norm is sqrt(2) |w|. As G ranges over the
     box, w ranges over an interval, and the residual is sqrt(2) times its distance to 0.
@@ -179,7 +184,8 @@ def criticality_residual(V: ArrayLike, T: ArrayLike, mu: float = 0.0, zero_tol: 
     return float(np.sqrt(2.0) * max(0.0, lo, -hi))
 
 
-def kink_derivatives(V: ArrayLike, T: ArrayLike, mu: float = 0.0, zero_tol: float = 1e-12) -> tuple[float, float]:
+def kink_derivatives(V: ArrayLike, T: ArrayLike, mu: float = 0.0,
+                     zero_tol: float | None = None) -> tuple[float, float]:
     """The interval {d/dtheta along G : G in dF(V)} = [F'(theta-), F'(theta+)] at V = rot/ref(theta).
 
     Along the circle, V(theta) has dV/dtheta = +-V Omega (+ for rot, - for ref) and each entry that
@@ -188,14 +194,15 @@ def kink_derivatives(V: ArrayLike, T: ArrayLike, mu: float = 0.0, zero_tol: floa
     |dV_ij/dtheta| over the vanishing entries. The one-sided derivatives of F(V(theta)) are these
     two ends: |V_ij(theta + eps)| = |eps| |dV_ij/dtheta| adds +-radius on each side. So a kink is
     critical (0 in the interval) exactly when F'(theta-) <= 0 <= F'(theta+); at a smooth point the
-    interval is the single number F'(theta).
+    interval is the single number F'(theta). ``zero_tol``: which entries vanish, as in
+    :func:`criticality_residual`.
     """
     V = as_matrix(V, "V", (2, 2))
     check_stiefel(V, "V")
     T, mu = _check_target(T, mu)
     # d/dtheta of rot(theta) is rot(theta) Omega, of ref(theta) it is -ref(theta) Omega
     direction = np.sign(np.linalg.det(V)) * V @ np.array([[0.0, 1.0], [-1.0, 0.0]])
-    zero = np.abs(V) <= zero_tol
+    zero = zero_mask(V, zero_tol)
     center = float(np.sum((2.0 * (V - T) + mu * np.where(zero, 0.0, np.sign(V))) * direction))
     radius = float(mu * np.sum(np.abs(direction[zero])))
     return center - radius, center + radius
@@ -209,8 +216,8 @@ def check_reflection_target(T: ArrayLike) -> bool:
     T = as_matrix(T, "T", (2, 2))
     best_by_branch = {branch: min(pt.value for pt in critical_points_2x2(T) if pt.branch == branch)
                       for branch in BRANCHES}
-    print(f"min over rotations   = {best_by_branch['rot']:.6f}")
-    print(f"min over reflections = {best_by_branch['ref']:.6f}")
+    print(f"min over rotations   = {fmt(best_by_branch['rot'], 6)}")
+    print(f"min over reflections = {fmt(best_by_branch['ref'], 6)}")
     ok = best_by_branch["ref"] < best_by_branch["rot"] - 1e-9
     print("correct: the minimizer is a reflection" if ok else
           "not yet: a rotation does at least as well; try making det(T) negative")
@@ -225,7 +232,7 @@ def check_critical_count(T: ArrayLike, mu: float, expected: int) -> bool:
     points = critical_points_2x2(T, mu)
     kinds = {kind: sum(pt.kind == kind for pt in points) for kind in ("min", "max", "other", "flat")}
     kinks = sum(not pt.smooth for pt in points)
-    print(f"mu = {float(mu):.4f}: {len(points)} critical points "
+    print(f"mu = {fmt(mu, 4, floor=None)}: {len(points)} critical points "
           f"({kinds['min']} min, {kinds['max']} max, {kinds['other']} other, {kinds['flat']} flat arcs; "
           f"{kinks} at kinks)")
     ok = len(points) == int(expected) and kinds["flat"] == 0

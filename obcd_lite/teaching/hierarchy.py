@@ -14,8 +14,9 @@ import numpy as np
 from ..optimality import block_report, classify, eps_bs_measure, global_minimum
 from ..optimality.criticality import residual_details, tangent_part
 from ..optimality.global_search import GlobalMinimum
-from ..penalties import L0, L1, CappedL1, NonNeg, Zero
+from ..penalties import L0, L1, CappedL1, NonNeg, Zero, snap_zeros
 from ..problems import QuadraticProblem, nonneg_pca, procrustes, randn_covariance, sparse_pca
+from ..rounding import snap_point
 from ..solvers import get_solver
 from ..stiefel import identity_init, polar, random_stiefel
 from ..subproblem import block_data, brute_force_2x2, majorizer_value
@@ -71,7 +72,9 @@ class Witness:
 def pair_conditions(problem, X) -> tuple[dict, dict]:
     """For each pair B = (i, j): the range of A_ij = [G X^T - X G^T]_ij over G in grad f + dh
     restricted to rows i and j, and, for each free entry of those rows, the value that alone
-    zeroes A_ij (others at their least-norm subgradient). A pair's condition holds iff 0 is in range."""
+    zeroes A_ij (others at their least-norm subgradient). A pair's condition holds iff 0 is in range.
+    Entries of X zero to rounding are zeros (``rounding.snap_point``, the rule of ``residual_details``)."""
+    X = snap_point(X)
     grad = problem.grad(X)
     lo, hi = problem.h.subdifferential(X)
     fixed = np.where(lo < hi, np.clip(0.0, lo, hi), lo)
@@ -300,7 +303,7 @@ def two_pair_descent(witness: Witness, thetas, entry=(2, 1), pairs=((0, 2), (1, 
         out[f"pair {pairs[1]}"].append(problem.F(rotated(X, pairs[1], t)) - F0)
         Y = rotated(X, pairs[0], t)
         Z = rotated(Y, pairs[1], np.arctan2(Y[row, col], Y[j if j != row else l, col]))
-        Z[row, col] = 0.0 if abs(Z[row, col]) < 1e-15 else Z[row, col]
+        Z = snap_point(Z)  # the entry the second rotation zeroes, exactly (the package's zero rule)
         out["both pairs"].append(problem.F(Z) - F0)
         out["polar(X - t R)"].append(problem.F(polar(X - abs(t) * R)) - F0)
     return {key: np.asarray(value) for key, value in out.items()}
@@ -357,8 +360,7 @@ def three_row_descent(witness: Witness, theta: float = 0.01, alpha: float = 1e-5
     V2[np.ix_([1, 2], [1, 2])] = [[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]]
     V = V2 @ V1
     Qt, P, Z, _ = block_data(problem, X, problem.grad(X), B, alpha, "exact")
-    VZ = V @ Z
-    VZ[np.abs(VZ) < 1e-15] = 0.0  # the entry the second rotation zeroes, exactly
+    VZ = snap_zeros(V @ Z, Z)  # the entry the second rotation zeroes, exactly (the package's zero rule)
     change = majorizer_value(Qt, P, V, VZ, problem.h) - majorizer_value(Qt, P, np.eye(3), Z, problem.h)
     Xn = X.copy()
     Xn[B] = VZ

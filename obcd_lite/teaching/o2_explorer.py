@@ -13,6 +13,7 @@ import numpy as np
 
 from ..penalties import L1, Zero
 from ..problems import procrustes
+from ..rounding import first_minimizer, fmt
 from ..solvers.cayley import cayley_method
 from ..solvers.obcd import obcd
 from ..stiefel import angle_of, branch_matrix
@@ -99,15 +100,16 @@ def compute(t11: float, t12: float, t21: float, t22: float, mu: float, start_the
 
 
 def snapshot_summary(snap: Snapshot) -> str:
-    """Fixed-precision text: final points of both runs and the global minimum."""
-    best = min(snap.critical, key=lambda pt: pt.value)
+    """Text, the same on every CPU (``rounding.fmt``; ties of the global minimum go to the first critical
+    point): final points of both runs, the global minimum, how far Cayley's det Q is from 1."""
+    best = snap.critical[first_minimizer([pt.value for pt in snap.critical])]
     lines = []
     for name, traj in (("Cayley", snap.cayley), ("OBCD  ", snap.obcd)):
         branch, theta, value = traj.final
-        lines.append(f"{name}: ends on {branch} at theta = {theta:.4f}, F = {value:.6f}")
-    lines.append(f"global min: {best.branch} at theta = {best.theta:.4f}, F = {best.value:.6f}")
-    if snap.cayley_det_Q.size:
-        lines.append(f"Cayley det Q in [{snap.cayley_det_Q.min():.12f}, {snap.cayley_det_Q.max():.12f}]")
+        lines.append(f"{name}: ends on {branch} at theta = {fmt(theta, 4, floor=None)}, F = {fmt(value, 6)}")
+    lines.append(f"global min: {best.branch} at theta = {fmt(best.theta, 4, floor=None)}, F = {fmt(best.value, 6)}")
+    if snap.cayley_det_Q.size:  # det Q = 1 in exact arithmetic: print the rounding-level deviation as a bound
+        lines.append(f"Cayley max |det Q - 1| = {fmt(np.max(np.abs(snap.cayley_det_Q - 1.0)), 2, style='e')}")
     return "\n".join(lines)
 
 

@@ -12,6 +12,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import FancyBboxPatch
 
+from ..rounding import fmt
 from .style import SOLVER_COLORS, apply_style
 
 apply_style()
@@ -55,11 +56,12 @@ def certificate_figure(classification, figsize=(10, 3.6)):
     c = classification
     fig, (ax_levels, ax_gaps) = plt.subplots(1, 2, figsize=figsize, gridspec_kw={"width_ratios": [1.3, 1]})
     names = list(c.levels)
-    notes = {"critical": f"dist(0, ∂_M F) = {c.residual.value:.2e}"}
+    notes = {"critical": f"dist(0, ∂_M F) = {fmt(c.residual.value, 1, style='e')}"}
     for k, rep in c.blocks.items():
-        notes[f"BS{k}"] = f"largest gap {rep.largest_gap:.2e} ({rep.failing}/{len(rep.gaps)} fail)"
+        notes[f"BS{k}"] = f"largest gap {fmt(rep.largest_gap, 1, style='e')} ({rep.failing}/{len(rep.gaps)} fail)"
     if c.global_min is not None:
-        notes["global"] = f"F = {c.F:.4f}, min F ∈ [{c.global_min.lower_bound:.4f}, {c.global_min.value:.4f}]"
+        notes["global"] = (f"F = {fmt(c.F, 4)}, min F ∈ [{fmt(c.global_min.lower_bound, 4)}, "
+                           f"{fmt(c.global_min.value, 4)}]")
     else:
         notes["global"] = "not searched (the explorer certifies only tiny angle spaces)"
     for row, name in enumerate(names):
@@ -101,7 +103,7 @@ def witness_figure(witness, curves: dict, figsize=(10, 3.8)):
         for entry, value in values.items():
             ax_pairs.plot([lo[entry], hi[entry]], [row, row], color="0.6", lw=6, solid_capstyle="butt")
             ax_pairs.plot(value, row, "o", color="tab:red", ms=8)
-            ax_pairs.text(hi[entry], row + 0.2, f"pair {B}: needs {value:+.3f}", ha="right", fontsize=9)
+            ax_pairs.text(hi[entry], row + 0.2, f"pair {B}: needs {fmt(value, 3, sign=True)}", ha="right", fontsize=9)
             row += 1
     ax_pairs.set_ylim(-0.6, row)
     ax_pairs.set_yticks([])
