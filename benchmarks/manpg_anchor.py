@@ -39,6 +39,7 @@ from obcd_lite.penalties import L1, count_nonzeros
 from obcd_lite.problems import QuadraticProblem, sparse_pca
 from obcd_lite.solvers import manpg, manpg_ada, rsubgrad
 from obcd_lite.stiefel import feasibility, random_stiefel
+from obcd_lite.threads import blas_threads_report
 
 #: Wang & Yang (arXiv 2501.09516) Table 4, ManPG, r = 5, mu = 0.8 (read in ``QinsiWang2022/ManPQN:ManPQN.pdf``):
 #: n -> (iterations, F*, sparsity, CPU s, line searches, SSN iterations per outer iteration).
@@ -93,6 +94,7 @@ def main(argv=None) -> None:
     print(f"ManPG anchor: B = normc(centred randn(50, {args.n})), r = {args.r}, mu = {args.mu}, "
           f"start = 500 RSubGrad iterations, {args.instances} instances (seeds 0..{args.instances - 1}), "
           f"gradient from {'dense C' if args.dense else 'B'}")
+    print(blas_threads_report())
     print(f"{'seed':>4} {'F_RSubGrad':>11} {'F_ManPG':>10} {'sparsity':>8} {'iter':>6} {'seconds':>8} "
           f"{'||D||/t':>9} {'ls':>4} {'ssn':>5} {'stop':>5} {'F_Ada':>10} {'it_Ada':>6} {'s_Ada':>6}")
     rows = []

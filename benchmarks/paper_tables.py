@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from obcd_lite import SOLVERS  # noqa: E402
 from obcd_lite.experiments import (PAPER_LAMS, coordinate_threshold, coordinate_value, paper_table,  # noqa: E402
                                    run_experiment, time_to_target)
+from obcd_lite.threads import blas_threads_report  # noqa: E402
 
 #: Scaling of each table (see the module docstring).
 TABLE_SCALES = {"l0": 1.0, "l1": 0.5, "nonneg": None}
@@ -70,6 +71,7 @@ def main(argv=None) -> dict:
 
     print(f"randn-{args.m}-{args.n}, r = {args.r}, time limit {args.time_limit:g} s per run, "
           f"methods: {', '.join(methods)}")
+    print(blas_threads_report())
     frames = {}
     for problem in args.problems:
         lams = tuple(args.lams) + tuple(args.informative) if problem != "nonneg" else (0.0,)

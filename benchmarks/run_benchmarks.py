@@ -45,6 +45,7 @@ import obcd_lite
 from obcd_lite import (L0, L1, CappedL1, NonNeg, Zero, count_nonzeros, identity_init, nonneg_pca, obcd,
                        randn_covariance, random_stiefel, solve_2x2, sparse_pca)
 from obcd_lite.subproblem import solve_2x2_unchecked
+from obcd_lite.threads import blas_threads_report
 
 ALPHA = 1e-5  # OBCD's default proximal parameter, added to the exact SPCA Q as the driver does
 SCALAR_SIGMA = 2.0
@@ -136,7 +137,7 @@ def _run(cmd: list[str]) -> str | None:
 
 
 def environment_report() -> str:
-    """Date, versions, git state, CPU, core count, BLAS and its threads (read only)."""
+    """Date, versions, git state, CPU, core count, BLAS and its thread settings (read only)."""
     lines = [f"date:        {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}",
              f"python:      {platform.python_version()} ({platform.python_implementation()}, {sys.executable})",
              f"numpy:       {np.__version__}"]
@@ -168,17 +169,7 @@ def environment_report() -> str:
     env = {k: os.environ[k] for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
                                       "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS") if k in os.environ}
     lines.append("thread env:  " + (", ".join(f"{k}={v}" for k, v in env.items()) or "(none set)"))
-    try:
-        import threadpoolctl
-        info = threadpoolctl.threadpool_info()
-        if not info:
-            lines.append("threadpoolctl: no thread pools found")
-        for pool in info:
-            lines.append(f"threadpoolctl: {pool.get('internal_api')} {pool.get('version')} "
-                         f"threads={pool.get('num_threads')} arch={pool.get('architecture')} "
-                         f"({pool.get('filepath')})")
-    except ImportError:
-        lines.append("threadpoolctl: not installed; numpy's build config says: " + _numpy_blas())
+    lines.append(blas_threads_report())
     return "\n".join(lines)
 
 
@@ -187,16 +178,6 @@ def load_average() -> str:
     try:
         return " ".join(f"{v:.2f}" for v in os.getloadavg())
     except (OSError, AttributeError):
-        return "unknown"
-
-
-def _numpy_blas() -> str:
-    try:
-        cfg = np.show_config(mode="dicts")
-        deps = cfg["Build Dependencies"]
-        return "; ".join(f"{k}={deps[k].get('name')} {deps[k].get('version', '')}".strip()
-                         for k in ("blas", "lapack") if k in deps)
-    except Exception:  # older numpy: no mode="dicts"
         return "unknown"
 
 

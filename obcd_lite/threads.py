@@ -32,6 +32,13 @@ def blas_threads() -> dict[str, int]:
             for info in ThreadpoolController().info() if info["user_api"] == "blas"}
 
 
+def blas_threads_report() -> str:
+    """One line for a benchmark's header: the BLAS libraries and their thread counts in the caller, and
+    the solvers' own setting (they run with one, :func:`one_blas_thread`)."""
+    found = ", ".join(f"{name}: {threads}" for name, threads in blas_threads().items()) or "no BLAS library found"
+    return f"BLAS threads: {found} (caller's setting; every solver and run_experiment use 1)"
+
+
 @contextmanager
 def blas_threads_limited(limit: int = 1):
     """Run the block with at most ``limit`` BLAS threads, restoring the previous setting afterwards."""

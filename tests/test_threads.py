@@ -4,7 +4,7 @@ import pytest
 from threadpoolctl import threadpool_info, threadpool_limits
 
 from obcd_lite import L1, SOLVERS, get_solver, identity_init, sparse_pca
-from obcd_lite.threads import blas_threads, blas_threads_limited
+from obcd_lite.threads import blas_threads, blas_threads_limited, blas_threads_report
 
 
 def _blas_counts():
@@ -37,3 +37,13 @@ def test_bad_limit_is_named():
     with pytest.raises(ValueError, match="limit must be a positive int; got 0"):
         with blas_threads_limited(0):
             pass
+
+
+def test_report_names_each_blas_library_and_its_threads():
+    text = blas_threads_report()
+    assert text.startswith("BLAS threads: ") and text.endswith("(caller's setting; every solver and run_experiment use 1)")
+    for name, threads in blas_threads().items():
+        assert f"{name}: {threads}" in text
+    with blas_threads_limited(1):
+        assert all(threads == 1 for threads in blas_threads().values())
+        assert ": 1" in blas_threads_report()

@@ -13,6 +13,7 @@ def test_quick_run_prints_both_tables(speed):
     out = speed.run(config, emit=lines.append)
     text = "\n".join(lines)
     assert "Table A." in text and "Table B." in text and "total wall time" in lines[-1]
+    assert "BLAS threads: " in text  # the thread settings the timings were taken with
     rows = out["engines"]
     expected = [(h, q) for h, _ in speed.cases(config, None) for q in ("exact", "scalar")]
     assert [(r["h"], r["Q"]) for r in rows] == expected

@@ -10,6 +10,7 @@ def test_tiny_run_writes_tables_and_figures(tmp_path, capsys, load_benchmark):
                           "--informative", "--problems", "l0", "nonneg", "--methods", "obcd", "--peer",
                           "--out", str(tmp_path)])
     out = capsys.readouterr().out
+    assert "BLAS threads: " in out  # the thread settings the timings were taken with
     assert "=== l0 (scale 1.0) ===" in out and "obcd(identity)" in out and "seconds to reach F_best" in out
     assert {p.name for p in tmp_path.iterdir()} >= {"convergence_l0_lam10.png", "convergence_nonneg.png",
                                                      "records_l0.csv", "records_nonneg.csv"}
