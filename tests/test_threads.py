@@ -41,7 +41,8 @@ def test_bad_limit_is_named():
 
 def test_report_names_each_blas_library_and_its_threads():
     text = blas_threads_report()
-    assert text.startswith("BLAS threads: ") and text.endswith("(caller's setting; every solver and run_experiment use 1)")
+    assert text.startswith("BLAS threads: ")
+    assert text.endswith("(caller's setting; every solver and run_experiment use 1)")
     for name, threads in blas_threads().items():
         assert f"{name}: {threads}" in text
     with blas_threads_limited(1):

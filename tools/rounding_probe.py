@@ -1,9 +1,11 @@
 """Which CPU configurations change result bits on this machine (issue 17).
 
 Runs a fixed set of computations in a fresh process under each configuration and prints a hash of
-each result: an OBCD run's X (compiled engine, l1), a ManPG run's X, an eigen-decomposition and a
-certificate of notebook 05 (the Riemannian residual). A configuration whose hashes differ from the
-native ones changes rounding, and CI runs the notebooks under it.
+each result: an OBCD run's X (compiled engine, l1), a ManPG run's X, an eigen-decomposition, NumPy's
+vectorized exp/sin, a certificate of notebook 05 (the Riemannian residual) and the bits of notebook
+05's witnesses, and, last, the text notebook 05 prints for them (through ``rounding.fmt``: it must be
+the same everywhere). A configuration whose hashes differ from the native ones changes rounding, and
+``make test`` (tools/run_tests.py) runs the notebooks under it.
 
     .venv/bin/python tools/rounding_probe.py            # the table (Markdown)
     .venv/bin/python tools/rounding_probe.py --child    # one configuration's hashes (internal)
@@ -18,6 +20,9 @@ import subprocess
 import sys
 import tempfile
 
+import numpy as np
+from run_tests import VARIANTS  # tools/run_tests.py, beside this file: the CPU variants of make test
+
 #: name -> environment overrides. NUMBA_CACHE_DIR is set per configuration that changes numba's target.
 CONFIGURATIONS = {
     "native": {},
@@ -27,16 +32,15 @@ CONFIGURATIONS = {
     "OpenBLAS Prescott": {"OPENBLAS_CORETYPE": "Prescott"},
     "numba generic x86-64": {"NUMBA_CPU_NAME": "generic", "NUMBA_CACHE_DIR": "<tmp>"},
 }
+# ... and the combinations make test runs.
+CONFIGURATIONS.update({f"make test: {label}": overrides for label, overrides in VARIANTS.items()})
 
 
 def _digest(a) -> str:
-    import numpy as np
     return hashlib.sha256(np.ascontiguousarray(a, dtype=float).tobytes()).hexdigest()[:12]
 
 
 def child() -> dict[str, str]:
-    import numpy as np
-
     from obcd_lite import L1, get_solver, sparse_pca
     from obcd_lite.data import load_dataset
     from obcd_lite.optimality import riemannian_residual
@@ -51,7 +55,23 @@ def child() -> dict[str, str]:
     out["eigh(C)"] = _digest(np.linalg.eigh(ds.C)[1][:, -5:] ** 2)
     out["exp / sin of a vector"] = _digest(np.exp(np.sin(np.linspace(0, 50, 1001))))
     out["residual of Definition 3.4"] = _digest(riemannian_residual(problem, X0))
+    out.update(_notebook_05())
     return out
+
+
+def _notebook_05() -> dict[str, str]:
+    """Bits of notebook 05's witnesses, and the text it prints for them (which must not change)."""
+    from obcd_lite import classify
+    from obcd_lite.rounding import fmt_array, fmt_interval
+    from obcd_lite.teaching.hierarchy import bs2_not_critical_witness, scalar_q_search
+
+    w = bs2_not_critical_witness("l1")
+    problem, X = scalar_q_search(60, rng=0)["witness"]
+    c = classify(problem, X, Q="scalar", global_search=False)
+    bits = [w.X, [w.residual], list(w.brute.values()), [g for rep in c.blocks.values() for g in rep.gaps.values()]]
+    text = "\n".join([fmt_array(w.X), *(fmt_interval(*r) for r in w.pair_ranges.values()), c.summary()])
+    return {"notebook 05 witnesses (bits)": _digest(np.concatenate([np.ravel(b) for b in bits])),
+            "notebook 05 text (fmt)": hashlib.sha256(text.encode()).hexdigest()[:12]}
 
 
 def main() -> None:

@@ -67,8 +67,8 @@ class Classification:
                  f"{self.residual.free} free subgradient entries)"]
         for k, rep in self.blocks.items():
             kind = f"{len(rep.gaps)} of {rep.total} blocks (sampled)" if rep.sampled else f"all {rep.total} blocks"
-            lines.append(f"BS_{k}: {self.bs[k]}  ({kind}; {rep.failing} fail; largest gap {fmt(rep.largest_gap, 2, style='e')} "
-                         f"at B = {rep.worst_block}; alpha = {rep.alpha:g}, Q = {rep.Q})")
+            lines.append(f"BS_{k}: {self.bs[k]}  ({kind}; {rep.failing} fail; largest gap "
+                         f"{fmt(rep.largest_gap, 2, style='e')} at B = {rep.worst_block}; alpha = {rep.alpha:g}, Q = {rep.Q})")
         if self.global_min is None:
             lines.append("global: not searched")
         else:

@@ -46,7 +46,8 @@ def test_tiny_quick_run_prints_expected_tables(rb):
     lines = []
     out = rb.run(config, emit=lines.append)
     text = "\n".join(lines)
-    for key in ("date:", "python:", "numpy:", "cpu:", "nproc:", "BLAS threads: ", "every solver and run_experiment use 1"):
+    for key in ("date:", "python:", "numpy:", "cpu:", "nproc:", "BLAS threads: ",
+                "every solver and run_experiment use 1"):
         assert key in text
 
     kinds = list(rb.KINDS)
