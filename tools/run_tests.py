@@ -95,9 +95,9 @@ def run_variants(results: dict, log_dir: Path) -> None:
         seconds = time.perf_counter() - start
         lines = log.read_text().splitlines()
         settings = " ".join(f"{k}={v!r}" for k, v in overrides.items())
-        banner = f"[variant: {label}; {settings}]"
-        print(f"\n{banner} strict nbval of notebooks/, {seconds:.0f} s, exit {code}:\n" + "\n".join(
-            f"{banner} {line}" for line in lines), flush=True)
+        tag = f"[{label.split(' (')[0]}]"  # every line of this run's output carries it
+        print(f"\n[variant: {label}; {settings}] strict nbval of notebooks/, {seconds:.0f} s, exit {code}:\n"
+              + "\n".join(f"{tag} {line}" for line in lines), flush=True)
         results[label] = (code, seconds, summary_line(lines))
 
 
