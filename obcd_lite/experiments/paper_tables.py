@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ..problems import SPCA_SCALES
+from ..rounding import first_maximizer
 from ..validation import as_matrix, check_nonnegative, check_symmetric
 
 #: Which variance scaling the baselines' reference codes minimise (notes on the baselines, §0):
@@ -61,13 +62,21 @@ def lam_for_code(lam: float, scale: float, code: str) -> float:
 
 
 def coordinate_point(C, r: int) -> np.ndarray:
-    """The signed coordinate selection: X[i_j, j] = 1 for the r largest C_ii (in decreasing order)."""
+    """The signed coordinate selection: X[i_j, j] = 1 for the r largest C_ii (in decreasing order).
+
+    C_ii equal to rounding (a standardized data set has C_ii = 1/n up to rounding) are ties, taken in
+    row order (``rounding.first_maximizer``), not in whichever order they compare on this CPU.
+    """
     C = as_matrix(C, "C")
     check_symmetric(C, "C")
     n = C.shape[0]
     if isinstance(r, bool) or int(r) != r or not 1 <= r <= n:
         raise ValueError(f"r must be an integer in 1..n = {n}, got r = {r!r}")
-    rows = np.argsort(-np.diag(C), kind="stable")[: int(r)]
+    left = np.diag(C).astype(float)
+    rows = []
+    for _ in range(int(r)):
+        rows.append(first_maximizer(left))
+        left[rows[-1]] = -np.inf  # taken
     X = np.zeros((n, int(r)))
     X[rows, np.arange(int(r))] = 1.0
     return X

@@ -103,3 +103,14 @@ def test_convert_lam_keeps_minimisers():
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_coordinate_point_takes_rounding_ties_in_row_order():
+    """C_ii equal to rounding (standardized data: 1/n each) tie; the rows go in row order on every CPU,
+    a genuinely larger C_ii still comes first."""
+    eps = np.finfo(float).eps
+    C = np.diag([0.5, 1.0, 1.0 + 2 * eps, 1.0 - eps, 0.9, 1.1])
+    X = coordinate_point(C, 4)
+    assert [int(np.argmax(X[:, j])) for j in range(4)] == [5, 1, 2, 3]
+    bc = load_dataset("breast_cancer").C  # diag = 1/30 to rounding
+    assert [int(np.argmax(coordinate_point(bc, 3)[:, j])) for j in range(3)] == [0, 1, 2]
