@@ -56,3 +56,28 @@ def test_usage_errors():
     done = subprocess.run([sys.executable, str(ROOT / "tools" / "run_tests.py"), "--no-variants", "--only-variants"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "not allowed with argument" in done.stderr
+
+
+def test_a_failing_variant_fails_make_test(monkeypatch, capsys):
+    """Every variant's output is printed under its tag, and one failing run makes the exit status 1."""
+    def fake_run(args, **kwargs):
+        if "-W" in args:  # the NumPy probe of skip_reason: accepted
+            return subprocess.CompletedProcess(args, 0, "", "")
+        kwargs["stdout"].write("F.\n=========== 1 failed, 1 passed in 0.5s ===========\n")
+        return subprocess.CompletedProcess(args, 1)
+
+    monkeypatch.setattr(platform, "machine", lambda: "x86_64")
+    monkeypatch.setattr(run_tests.subprocess, "run", fake_run)
+    monkeypatch.setattr(sys, "argv", ["run_tests.py", "--only-variants"])
+    assert run_tests.main() == 1
+    out = capsys.readouterr().out
+    for label in run_tests.VARIANTS:
+        assert f"[{label.split(' (')[0]}] F." in out
+        assert f"{label}: FAILED (exit 1)" in out and "1 failed, 1 passed in 0.5s" in out
+
+
+def test_skipped_variants_do_not_fail(monkeypatch, capsys):
+    monkeypatch.setattr(platform, "machine", lambda: "arm64")
+    monkeypatch.setattr(sys, "argv", ["run_tests.py", "--only-variants"])
+    assert run_tests.main() == 0
+    assert capsys.readouterr().out.count("SKIPPED: the CPU is arm64") == len(run_tests.VARIANTS)

@@ -80,13 +80,13 @@ def run_native(results: dict) -> None:
 
 def run_variants(results: dict, log_dir: Path) -> None:
     """Strict nbval of every notebook under each variant, one after the other; output printed when each ends."""
-    for label, overrides in VARIANTS.items():
+    for number, (label, overrides) in enumerate(VARIANTS.items()):
         reason = skip_reason(overrides)
         if reason:
             print(f"\n[variant: {label}] SKIPPED: {reason}", flush=True)
             results[label] = (0, 0.0, f"skipped: {reason}")
             continue
-        log = log_dir / f"variant-{len(results)}.log"
+        log = log_dir / f"variant-{number}.log"
         start = time.perf_counter()
         with open(log, "w") as out:
             code = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *NBVAL,
