@@ -456,6 +456,32 @@ def test_theorem_3_8_a_fails_for_l1_and_l0(penalty):
     assert w.residual > 0.1
 
 
+def test_theorem_3_8_a_fails_for_capped_l1():
+    """Capped-l1 too: tau >= 1 reduces to the l1 witness (|X_ij| <= 1 on St(n, r)), and tau = 0.3 has a
+    witness of its own. BS2 twice (brute force over O(2) and the breakpoint search), not critical by
+    the least-squares residual of Definition 3.4 and by the pair conditions."""
+    from obcd_lite import block_report
+    from obcd_lite.teaching.hierarchy import bs2_not_critical_witness
+
+    l1 = bs2_not_critical_witness("l1")
+    for tau in (1.0, 3.0):  # capped-l1 equals l1 on St(n, r): the same limit, the same certificates
+        w = bs2_not_critical_witness("capped_l1", tau=tau)
+        assert np.array_equal(w.X, l1.X) and w.residual == pytest.approx(l1.residual, abs=1e-12)
+        rng = np.random.default_rng(0)
+        for Y in (w.X, *(np.linalg.qr(rng.standard_normal((3, 2)))[0] for _ in range(5))):
+            assert w.problem.h(Y) == pytest.approx(L1(w.problem.h.lam)(Y), abs=1e-12)
+    w = bs2_not_critical_witness("capped_l1")
+    assert w.problem.h.tau == 0.3
+    assert max(w.brute.values()) < 1e-12  # every 2-row block: V = I is a global minimizer of K
+    assert block_report(w.problem, w.X, 2).stationary
+    assert np.all(np.abs(np.abs(w.X) - 0.3) > 0.01)  # no entry at the cap: h is smooth there, no two-point set
+    assert w.residual > 1.0  # dist(0, d_M F(X)) with the (Clarke) hull: a lower bound on the limiting one
+    assert all(lo <= 1e-12 and hi >= -1e-12 for lo, hi in w.pair_ranges.values())  # each pair alone: stationary ...
+    zero = tuple(int(i) for i in np.argwhere(w.X == 0)[0])  # ... but at the zero they share, the two pairs
+    values = [v[zero] for v in w.pair_values.values() if zero in v]  # need different subgradients: no one G
+    assert len(values) == 2 and abs(values[0] - values[1]) > 0.1  # serves both (the proof's step that fails)
+
+
 def test_theorem_3_8_c_needs_the_exact_Q():
     """With the scalar Q of eq. (10) a critical point can be BS3 (and BS4) without being BS2."""
     from obcd_lite import classify, riemannian_residual
