@@ -96,8 +96,10 @@ def test_bad_input():
         classify(problem, U[:, :1], ks=(2, 4))
     with pytest.raises(ValueError, match="X has 2 rows but C is 3 x 3"):
         classify(problem, np.eye(2, 1))
-    with pytest.raises(ValueError, match=r"k = 3 > 2 needs h = Zero\(\) and Q = 'scalar'"):
+    with pytest.raises(ValueError, match=r"k = 3 with Q = 'exact' needs r >= 2"):
         classify(problem, U[:, :1], Q="exact", ks=(2, 3))
+    with pytest.raises(ValueError, match=r"k = 3 > 2 needs h = Zero\(\) and a scalar Q"):
+        classify(sparse_pca(problem.C, L1(0.1)), U[:, :2], Q="exact", ks=(2, 3), global_search=False)
     with pytest.raises(ValueError, match="k must be an integer"):
         block_report(problem, U[:, :1], True)
 
