@@ -135,9 +135,12 @@ ERRATA = (
      "test": "test_theorem_3_8_a_fails_for_capped_l1"},
     {"where": "Theorem 3.8(c)", "notebook": "05", "kind": "wrong",
      "paper": "every BS_{k+1}-point is a BS_k-point",
-     "correct": "with the exact Q of eq. (9); with the scalar Q of eq. (10) a BS3-point need not be BS2",
-     "instance": "h = 0, r = 1: eigenvectors of random symmetric 4 x 4 C, classified with Q = 'scalar'",
-     "test": "test_theorem_3_8_c_needs_the_exact_Q"},
+     "correct": "with the exact Q of eq. (9), and with Q = varsigma I of eq. (10) when varsigma is the same for every "
+                "block (e.g. varsigma = L_f): for B in B' the two majorizers agree on diag(V, 1). It fails with a "
+                "block-dependent varsigma such as Lemma C.2's ||Z D Z^T|| ||C_BB||: a BS3-point need not be BS2",
+     "instance": "h = 0, r = 1: eigenvectors of random symmetric 4 x 4 C, classified with Lemma C.2's varsigma "
+                 "(BS3, not BS2) and with varsigma = L_f (BS_{k+1} => BS_k); exact Q for k = 3: certified O(3) search",
+     "test": "test_theorem_3_8_c_fails_only_with_block_dependent_varsigma"},
     {"where": "Lemma 4.4(b)", "notebook": "05", "kind": "wrong",
      "paper": "dist(0, d_M F(X))^2 <= gamma * mean over blocks of the block residuals",
      "correct": "fails at the Theorem 3.8(a) witness (left 0.67, right 0); gamma = C(n,k)/C(n-2,k-2) itself is the "

@@ -382,10 +382,12 @@ def three_row_descent(witness: Witness, theta: float = 0.01, alpha: float = 1e-5
     return {"V": V, "K_change": change, "F_change": problem.F(Xn) - problem.F(X)}
 
 
-def scalar_q_search(trials: int = 60, n: int = 4, rng=0) -> dict:
-    """Theorem 3.8(c) with the scalar Q of eq. (10): classify every eigenvector of random symmetric
+def scalar_q_search(trials: int = 60, n: int = 4, rng=0, Q: str = "scalar") -> dict:
+    """Theorem 3.8(c) with a scalar Q of eq. (10): classify every eigenvector of random symmetric
     4 x 4 C (h = 0, r = 1; all are critical) at k = 2..n and count the patterns
-    (BS2, BS3, ..., BSn). Returns {"patterns": {pattern: count}, "witness": (problem, X) BS3 not BS2}."""
+    (BS2, BS3, ..., BSn). Returns {"patterns": {pattern: count}, "witness": (problem, X) BS3 not BS2}.
+    Q = "scalar" is Lemma C.2's block-dependent varsigma (witnesses exist); Q = "lipschitz" is
+    varsigma = L_f for every block (none exist: the majorizers of B in B' agree on diag(V, 1))."""
     rng = np.random.default_rng(rng)
     patterns, witness = {}, None
     for _ in range(trials):
@@ -393,7 +395,7 @@ def scalar_q_search(trials: int = 60, n: int = 4, rng=0) -> dict:
         problem = QuadraticProblem((A + A.T) / 2)
         _, U = np.linalg.eigh(problem.C)
         for i in range(n):
-            c = classify(problem, U[:, [i]], Q="scalar", global_search=False)
+            c = classify(problem, U[:, [i]], Q=Q, global_search=False)
             key = tuple(c.bs[k] for k in range(2, n + 1))
             patterns[key] = patterns.get(key, 0) + 1
             if witness is None and c.bs[3] and not c.bs[2]:
