@@ -31,6 +31,7 @@ within ``max_boxes`` and larger otherwise (reported, never hidden).
 from __future__ import annotations
 
 import math
+import time
 from typing import NamedTuple
 
 import numpy as np
@@ -142,8 +143,9 @@ def _with_jacobian(centers, n, r, signs):
     return Y, J
 
 
-def _bounds(problem, centers, halfwidths, signs, n, r, curvature):
-    """(F at the centers, lower bounds on the boxes) for a batch (see the module docstring)."""
+def _bounds(problem, centers, halfwidths, signs, n, r, curvature, f_floor=None):
+    """(F at the centers, lower bounds on the boxes) for a batch (see the module docstring); ``f_floor``:
+    a lower bound on f over St(n, r) (Ky Fan), combined with the least h over each box."""
     X, J = _with_jacobian(centers, n, r, signs)
     # X(theta) = X(c) + sum_l J_l dtheta_l + E with ||E||_F <= rho2 (second derivatives have norm
     # <= sqrt(min(2, r)): each applies two quarter-turns to rows of a matrix with orthonormal columns)
@@ -183,6 +185,8 @@ def _bounds(problem, centers, halfwidths, signs, n, r, curvature):
     directional = (base - (np.abs(np.einsum("lmij,mij->ml", J, G)) * w).sum(axis=1)
                    - np.sqrt(np.einsum("mij,mij->m", G, G)) * rho2 - 0.5 * curvature * rho**2)
     bound = np.maximum(tangent, directional)
+    if f_floor is not None:  # f >= its global minimum, h >= its least value on the box, entry by entry
+        bound = np.maximum(bound, f_floor + _interval_min_h(h, lo, hi).sum(axis=(1, 2)))
     bound[infeasible] = np.inf
     return F_center, bound
 
@@ -201,6 +205,14 @@ def _curvature(problem, r: int) -> float:
     return max(0.0, -float(np.min(np.outer(ec, ed))))
 
 
+def _ky_fan_floor(problem, r: int) -> float | None:
+    """min of f over St(n, r) when f = 1/2 tr(X^T C X) + const (no D, no L): half the sum of the r smallest
+    eigenvalues of C (Ky Fan), plus const; None otherwise."""
+    if problem.D is not None or problem.L is not None:
+        return None
+    return 0.5 * float(np.sum(np.linalg.eigvalsh(problem.C)[:r])) + problem.const
+
+
 def _local_starts(problem, n, r, starts, rng):
     """The best point of a few OBCD runs (an upper bound with the exact zeros a center never has)."""
     rng = np.random.default_rng(rng)
@@ -215,9 +227,18 @@ def _local_starts(problem, n, r, starts, rng):
     return best
 
 
+def sign_invariant(problem) -> bool:
+    """Whether F(X S) = F(X) for every S = diag(+-1): h even (``symmetric``), no linear term, D diagonal."""
+    D = problem.D
+    return bool(problem.h.symmetric and problem.L is None and (D is None or np.count_nonzero(D - np.diag(np.diag(D))) == 0))
+
+
 def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxes: int = 1_500_000,
-                   starts: int = 6, rng=None) -> GlobalMinimum:
-    """A certified global minimum of F over St(n, r) for n <= 5 (see the module docstring).
+                   starts: int = 6, rng=None, time_limit: float | None = None,
+                   chunk: int = 200_000) -> GlobalMinimum:
+    """A certified global minimum of F over St(n, r) for tiny n (see the module docstring; the measured reach
+    is in ``docs/global_search.md``: every h certifies for n <= 3 and for (4, 1), not within a minute for
+    (4, r >= 2)).
 
     Parameters
     ----------
@@ -226,6 +247,9 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
     tol : the gap to certify (absolute).
     max_boxes : budget of boxes bounded; when it runs out the gap reached is reported.
     starts : OBCD runs for the first upper bound; rng : their seed.
+    time_limit : seconds (None: no limit; the result then does not depend on the machine); when it runs
+        out the gap reached is reported, as for ``max_boxes``.
+    chunk : boxes bounded per batch (memory: about 8 m n r chunk bytes for the derivatives).
     """
     n = problem.n
     if n > MAX_N:
@@ -237,17 +261,31 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
     if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 1 <= r <= n or (problem.r not in (None, r)):
         raise ValueError(f"r must be an integer with 1 <= r <= n = {n} (and the problem's r = {problem.r}), got r = {r!r}")
     tol = check_nonnegative(tol, "tol", strict=True)
+    if time_limit is not None:
+        time_limit = check_nonnegative(time_limit, "time_limit", strict=True)
+    started = time.perf_counter()
     r = int(r)
     X_best, best = _local_starts(problem, n, r, starts, rng)
     lo, hi = angle_box(n, r)
     signs = [1.0, -1.0] if r == n else [1.0]
+    if sign_invariant(problem):
+        # X = X(theta) diag(d) with every angle in [-pi/2, pi/2] (a Givens QR with atan on the diagonal too
+        # leaves d = +-1 there), and F(X diag(d)) = F(X): half of each diagonal angle's range and no sign
+        lo, hi, signs = np.maximum(lo, -math.pi / 2), np.minimum(hi, math.pi / 2), [1.0]
     centers = np.array([0.5 * (lo + hi)] * len(signs))
     half = np.array([0.5 * (hi - lo)] * len(signs))
     box_sign = np.array(signs)
     curvature = _curvature(problem, r)
-    bounded, dropped_min = 0, np.inf
+    # Ky Fan's bound, lowered by a rounding margin so that it stays a bound as computed
+    f_floor = _ky_fan_floor(problem, r)
+    if f_floor is not None:
+        f_floor -= 1e-12 * (1.0 + abs(f_floor) + float(np.abs(problem.C).sum()))
+    bounded, dropped_min, open_min = 0, np.inf, np.inf
     while len(centers):
-        F_c, lb = _bounds(problem, centers, half, box_sign, n, r, curvature)
+        pieces = [_bounds(problem, centers[i:i + chunk], half[i:i + chunk], box_sign[i:i + chunk], n, r, curvature,
+                          f_floor)
+                  for i in range(0, len(centers), chunk)]
+        F_c, lb = np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces])
         bounded += len(centers)
         j = int(np.argmin(F_c))
         if F_c[j] < best:
@@ -256,7 +294,9 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
         keep = lb <= best - tol
         dropped_min = min(dropped_min, float(np.min(lb[~keep], initial=np.inf)))
         centers, half, box_sign, lb = centers[keep], half[keep], box_sign[keep], lb[keep]
-        if bounded + 2 * len(centers) > max_boxes:
+        open_min = float(np.min(lb, initial=np.inf))
+        out_of_time = time_limit is not None and time.perf_counter() - started > time_limit
+        if bounded + 2 * len(centers) > max_boxes or out_of_time:
             break
         axis = np.argmax(half, axis=1)
         rows = np.arange(len(centers))
@@ -267,8 +307,8 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
         centers = np.concatenate([centers - step, centers + step])
         half = np.concatenate([half, half])
         box_sign = np.concatenate([box_sign, box_sign])
-    # every box was either dropped (its bound is in dropped_min) or is still open (its bound is in lb)
-    lower = min(dropped_min, float(np.min(lb, initial=np.inf)), best)
+    # every box was either dropped (its bound is in dropped_min) or is still open (its bound is in open_min)
+    lower = min(dropped_min, open_min, best)
     gap = best - lower
     X_best = np.asarray(X_best)
     return GlobalMinimum(X_best, float(problem.F(X_best)), lower, gap, gap <= tol, bounded,
