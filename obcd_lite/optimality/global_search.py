@@ -50,6 +50,7 @@ import numpy as np
 
 from ..solvers.obcd import obcd
 from ..stiefel import identity_init, random_stiefel
+from ..subproblem.global_3x3 import bisect_boxes
 from ..validation import as_matrix, check_nonnegative, check_stiefel
 
 #: The largest n the exact global search accepts (the angle space has nr - r(r+1)/2 dimensions).
@@ -310,14 +311,7 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
         out_of_time = time_limit is not None and time.perf_counter() - started > time_limit
         if bounded + 2 * len(centers) > max_boxes or out_of_time:
             break
-        axis = np.argmax(half, axis=1)
-        rows = np.arange(len(centers))
-        half = half.copy()
-        half[rows, axis] *= 0.5
-        step = np.zeros_like(centers)
-        step[rows, axis] = half[rows, axis]
-        centers = np.concatenate([centers - step, centers + step])
-        half = np.concatenate([half, half])
+        centers, half = bisect_boxes(centers, half)
         box_sign = np.concatenate([box_sign, box_sign])
     # every box was either dropped (its bound is in dropped_min) or is still open (its bound is in open_min)
     lower = min(dropped_min, open_min, best)

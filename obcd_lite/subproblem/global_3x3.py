@@ -103,6 +103,18 @@ def _descend(Qs: np.ndarray, p: np.ndarray, V: np.ndarray, steps: int = 60) -> n
     return V
 
 
+def bisect_boxes(centers: np.ndarray, half: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Split every box (center, half-widths) in two along its widest coordinate: the lower halves, then the
+    upper halves (rows i and i + N of the result are box i's children)."""
+    axis = np.argmax(half, axis=1)
+    rows = np.arange(len(centers))
+    half = half.copy()
+    half[rows, axis] *= 0.5
+    step = np.zeros_like(centers)
+    step[rows, axis] = half[rows, axis]
+    return np.concatenate([centers - step, centers + step]), np.concatenate([half, half])
+
+
 def solve_3x3(Qt, P, *, tol: float = 1e-12, max_boxes: int = 400_000) -> ThreeByThreeSolution:
     """The global minimum over O(3) of 1/2 vec(V)^T Qt vec(V) + <V, P> (problem (3), k = 3, h = 0).
 
@@ -150,13 +162,7 @@ def solve_3x3(Qt, P, *, tol: float = 1e-12, max_boxes: int = 400_000) -> ThreeBy
             if boxes + 2 * len(centers) > max_boxes:
                 lower = min(lower, float(np.min(bound[keep], initial=np.inf)))
                 break
-            axis = np.argmax(half, axis=1)
-            rows = np.arange(len(centers))
-            half = half.copy()
-            half[rows, axis] *= 0.5
-            step = np.zeros_like(centers)
-            step[rows, axis] = half[rows, axis]
-            centers, half = np.concatenate([centers - step, centers + step]), np.concatenate([half, half])
+            centers, half = bisect_boxes(centers, half)
     polished = _descend(Qs, p, V_best[None])  # the best center, refined to rounding level
     value = float(_values(Qt, p, polished)[0])
     if value < best:
