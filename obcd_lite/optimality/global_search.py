@@ -250,8 +250,8 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
                    starts: int = 6, rng=None, time_limit: float | None = None,
                    chunk: int = 200_000) -> GlobalMinimum:
     """A certified global minimum of F over St(n, r) for tiny n (see the module docstring; the measured reach
-    is in ``docs/global_search.md``: every h certifies for n <= 3 and for (4, 1), not within a minute for
-    (4, r >= 2)).
+    is in ``docs/global_search.md``: every h certifies for n <= 3 and for (4, 1), h = 0 always; l1 and l0
+    at n = 4, r >= 2 leave a gap after a minute).
 
     Parameters
     ----------

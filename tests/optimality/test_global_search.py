@@ -106,7 +106,7 @@ def test_sign_symmetric_search_is_sound_and_certified(h, n, r):
     problem = sparse_pca(randn_covariance(8, n, rng=5), h)
     assert sign_invariant(problem)
     result = global_minimum(problem, r=r, rng=0)
-    sampled = _sampled_min(problem, n, r, 3000, rng=1)
+    sampled = _sampled_min(problem, n, r, 1000, rng=1)
     assert result.certified and result.lower_bound <= result.value
     assert result.lower_bound <= sampled + 1e-12  # sound: never above a point found
     assert result.value <= sampled + 1e-3
