@@ -73,7 +73,7 @@ def _check_block_args(problem, X, k, alpha, Q):
     if k == 3 and Q == "exact" and X.shape[1] < 2:
         # r = 1: K depends on V through V Z and alpha/2 ||V - I||^2 only, so its minimizers form a curve
         # up to alpha: the branch and bound cannot certify it at a useful tolerance
-        raise ValueError(f"k = 3 with Q = 'exact' needs r >= 2 (with r = 1 the minimizers are not isolated), got r = 1")
+        raise ValueError("k = 3 with Q = 'exact' needs r >= 2 (with r = 1 the minimizers are not isolated), got r = 1")
     return X, int(k), alpha
 
 

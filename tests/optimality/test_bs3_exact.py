@@ -90,3 +90,25 @@ def test_theorem_3_8_c_holds_with_exact_Q_for_k3():
                 for p, Y in points]
     assert all(bs2 for bs2, bs3 in verdicts if bs3)
     assert any(bs3 for _, bs3 in verdicts) and any(not bs2 for bs2, _ in verdicts)  # neither side vacuous
+
+
+def test_o3_angles_jacobian_and_cover():
+    """The angle map of the O(3) search: its derivatives match finite differences, and random rotations of
+    both components are reached (Tait-Bryan angles in the box, recovered by a local fit)."""
+    from obcd_lite.subproblem.global_3x3 import _HALF, _with_jacobian
+
+    rng = np.random.default_rng(0)
+    V0 = np.linalg.qr(rng.standard_normal((3, 3)))[0]
+    theta = rng.uniform(-1, 1, (1, 3))
+    _, J = _with_jacobian(V0, theta)
+    for l in range(3):
+        step = np.zeros((1, 3))
+        step[0, l] = 1e-6
+        fd = (_with_jacobian(V0, theta + step)[0] - _with_jacobian(V0, theta - step)[0]) / 2e-6
+        assert np.allclose(J[l, 0], fd[0], atol=1e-8)
+    for _ in range(5):  # R = Rx(a) Ry(b) Rz(c): b = asin(R[0, 2]) in [-pi/2, pi/2], a, c by atan2
+        R = np.linalg.qr(rng.standard_normal((3, 3)))[0]
+        R *= np.sign(np.linalg.det(R))
+        a, b, c = np.arctan2(-R[1, 2], R[2, 2]), np.arcsin(R[0, 2]), np.arctan2(-R[0, 1], R[0, 0])
+        assert np.all(np.abs([a, b, c]) <= _HALF + 1e-15)
+        assert np.allclose(_with_jacobian(np.eye(3), np.array([[a, b, c]]))[0][0], R, atol=1e-12)
