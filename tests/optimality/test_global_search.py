@@ -132,3 +132,13 @@ def test_time_limit_reports_the_gap():
     assert result.lower_bound <= _sampled_min(problem, 4, 2, 500, rng=2) + 1e-12
     with pytest.raises(ValueError, match="time_limit must be finite and > 0"):
         global_minimum(problem, r=2, time_limit=0.0)
+
+
+@pytest.mark.parametrize("n, r, penalty", [(4, 1, "l1"), (3, 2, "nonneg"), (4, 2, "zero")])
+def test_certifies_where_docs_global_search_md_says(n, r, penalty):
+    """A few rows of the measured reach (docs/global_search.md), on the same instances, with their claim."""
+    from obcd_lite.teaching.hierarchy import tiny_problem
+
+    problem = tiny_problem(n, penalty, 0.1, 0)
+    result = global_minimum(problem, r=r, rng=0)
+    assert result.certified and result.lower_bound <= _sampled_min(problem, n, r, 300, rng=3) + 1e-12
