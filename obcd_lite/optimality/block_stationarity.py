@@ -3,7 +3,10 @@
 A point X is a block-k stationary point (BS_k) when, for every working set B of size k, V = I_k
 is a global minimizer of the majorizer K(V; X, B) of eq. (11). The test solves each block
 subproblem globally (the breakpoint search for k = 2; the SVD of Lemma 2.3(b) for k > 2, which
-needs h = 0 and the scalar Q of eq. (10)) and reports the gap K(I; X, B) - min_V K(V; X, B) >= 0.
+needs h = 0 and a scalar Q of eq. (10); for k = 3, h = 0 and the exact Q of eq. (9) the certified
+branch and bound over O(3) of :func:`~obcd_lite.subproblem.global_3x3.solve_3x3`) and reports the gap
+K(I; X, B) - min_V K(V; X, B) >= 0. Q = "lipschitz" is eq. (10) with the block-independent
+varsigma = L_f, under which Theorem 3.8(c) holds (with Lemma C.2's block-dependent varsigma it fails).
 
 All C(n, k) blocks are tested by default. For large n, ``sample=m`` draws m distinct blocks
 uniformly with ``rng`` (Remark after Theorem 3.8: "BS_k in expectation"); the report then gives
@@ -22,7 +25,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..rounding import TIE_TOL, first_maximizer
-from ..subproblem import Q_CHOICES, block_data, majorizer_value, solve_2x2_unchecked, solve_kxk
+from ..subproblem import MAJORIZER_Q, block_data, majorizer_value, solve_2x2_unchecked, solve_kxk
+from ..subproblem.global_3x3 import solve_3x3
 from ..validation import as_matrix, check_nonnegative, check_stiefel
 
 
@@ -62,11 +66,16 @@ def _check_block_args(problem, X, k, alpha, Q):
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 2 <= k <= n:
         raise ValueError(f"k must be an integer with 2 <= k <= n = {n}, got k = {k!r}")
     alpha = check_nonnegative(alpha, "alpha", strict=True)
-    if Q not in Q_CHOICES:
-        raise ValueError(f"Q must be 'exact' or 'scalar', got {Q!r}")
+    if Q not in MAJORIZER_Q:
+        raise ValueError(f"Q must be one of {MAJORIZER_Q}, got {Q!r}")
     h = problem.h
-    if k > 2 and not (h.is_zero and Q == "scalar"):
-        raise ValueError(f"k = {k} > 2 needs h = Zero() and Q = 'scalar' (Lemma 2.3(b)); got h = {h!r}, Q = {Q!r}")
+    if k > 2 and not (h.is_zero and (Q != "exact" or k == 3)):
+        raise ValueError(f"k = {k} > 2 needs h = Zero() and a scalar Q (Lemma 2.3(b)), or k = 3 with h = Zero() "
+                         f"(the branch and bound over O(3)); got h = {h!r}, Q = {Q!r}")
+    if k == 3 and Q == "exact" and X.shape[1] < 2:
+        # r = 1: K depends on V through V Z and alpha/2 ||V - I||^2 only, so its minimizers form a curve
+        # up to alpha: the branch and bound cannot certify it at a useful tolerance
+        raise ValueError("k = 3 with Q = 'exact' needs r >= 2 (with r = 1 the minimizers are not isolated), got r = 1")
     return X, int(k), alpha
 
 
@@ -96,9 +105,9 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
     ----------
     problem : QuadraticProblem.
     X : (n, r) point on St(n, r).
-    k : block size, 2 <= k <= n; k > 2 needs h = 0 and Q = "scalar".
+    k : block size, 2 <= k <= n; k > 2 needs h = 0, and Q = "scalar" or "lipschitz" unless k = 3.
     alpha : the proximal parameter of eq. (11) (the BS_k set depends on it).
-    Q : "exact" (eq. (9)) or "scalar" (eq. (10)).
+    Q : "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's varsigma) or "lipschitz" (eq. (10), varsigma = L_f).
     tol : a block fails when its gap exceeds tol (1 + |F(X)|).
     sample, rng : test ``sample`` blocks drawn uniformly (see :func:`sample_blocks`).
     """
@@ -108,11 +117,19 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
     h = problem.h
     G = problem.grad(X)
     gaps, minimizers = {}, {}
+    scale = 1.0 + abs(problem.F(X))
+    abs_tol = tol * scale
     for B in blocks:
         Qt, P, Z, _ = block_data(problem, X, G, list(B), alpha, Q)
         stay = majorizer_value(Qt, P, np.eye(k), Z, h)
         if k == 2:
             sol = solve_2x2_unchecked(Qt, P, Z, h)
+            V, best = sol.V, sol.value
+        elif Q == "exact":  # k = 3, h = 0: certified to a quarter of the tolerance
+            sol = solve_3x3(Qt, P, tol=max(0.25 * abs_tol, 1e-13))
+            if not sol.certified:
+                raise RuntimeError(f"the O(3) search for block {B} did not certify within its budget "
+                                   f"(gap {sol.value - sol.lower_bound:.3g})")
             V, best = sol.V, sol.value
         else:
             V = solve_kxk(P)
@@ -120,11 +137,9 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
         if best >= stay:  # I itself is a minimizer: report it (the distance of Definition 4.1 is 0)
             V, best = np.eye(k), stay
         gaps[B], minimizers[B] = stay - best, V
-    scale = 1.0 + abs(problem.F(X))
     # The tie rule (rounding.first_maximizer): gaps equal to rounding (e.g. every gap of a BS_k point,
     # ~1e-16) go to the first block in lexicographic order, never to whichever compares higher on this CPU.
     worst = blocks[first_maximizer([gaps[B] for B in blocks], TIE_TOL * scale)]
-    abs_tol = tol * scale
     failing = sum(g > abs_tol for g in gaps.values())
     return BlockReport(k, alpha, Q, gaps, minimizers, math.comb(X.shape[0], k), sampled, failing,
                        float(gaps[worst]), worst, abs_tol, failing == 0)
@@ -135,7 +150,7 @@ def block_gaps(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact",
     """K(I; X, B) - min_V K(V; X, B) for every working set B of size k (or a sample), as {B: gap}.
 
     Every gap is >= 0 up to rounding; all are 0 exactly when X is a BS_k point (Definition 3.6).
-    k > 2 needs h = 0 and Q = "scalar" (the subproblem is then solved by an SVD).
+    k > 2 needs h = 0 and a scalar Q (an SVD) or k = 3 (a branch and bound over O(3)).
     """
     return block_report(problem, X, k, alpha=alpha, Q=Q, sample=sample, rng=rng).gaps
 

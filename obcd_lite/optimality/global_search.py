@@ -1,4 +1,9 @@
-"""A certified global minimum of F = f + h on St(n, r) for tiny n (n <= 5), by branch and bound.
+"""A certified global minimum of F = f + h on St(n, r) for tiny n (n <= 5 accepted), by branch and bound.
+
+Measured reach (``benchmarks/global_reach.py``, table in ``docs/global_search.md``): on the suite's tiny
+sparse-PCA / nonneg-PCA instances every h in {0, l1, l0, X >= 0} certifies (gap <= 1e-3) for n <= 3 and
+for (n, r) = (4, 1), in seconds; h = 0 for every (n, r) (Ky Fan); for n = 4, r >= 2 with l1, l0 or
+X >= 0 the gap after a minute is still reported as such (not certified), and n = 5 is further out.
 
 Angles. Every X in St(n, r) is X(theta) = G_1^T G_2^T ... G_m^T E_r (E_r the first r columns of
 I_n), where G_l is the Givens rotation of the l-th step of a Givens QR of X (column j zeroed from
@@ -22,21 +27,30 @@ so entry (i, j) moves by at most sum_l |J_l,ij| w_l + rho2 and ||D X||_F <= rho.
   St(n, r), <G, D X> >= -||P_T G||_F rho - 1/2 lmax(sym(Xc^T G))_+ rho^2; the larger bound is kept,
   and the quadratic term is >= -1/2 (-lmin(D (x) C))_+ rho^2.
 
+Two more bounds and a symmetry. When f = 1/2 tr(X^T C X) + const (no D, no L), f >= half the sum of the
+r smallest eigenvalues of C on St(n, r) (Ky Fan), so F >= that + the least h on the box, entry by entry:
+this alone certifies h = 0, and X >= 0 whenever a top eigenvector is sign-definite. When
+F(X diag(+-1)) = F(X) (h even, no linear term, D diagonal: :func:`sign_invariant`), the diagonal
+angles need only [-pi/2, pi/2] and r = n needs no sign: a Givens QR that uses atan on the diagonal too
+writes every X as X(theta) diag(d), d = +-1 (2^r fewer boxes).
+
 Boxes are bisected along their widest angle; a box is dropped once its bound exceeds the best
 value found minus ``tol``. Best values come from the box centers and from OBCD runs (which reach
 the exact zeros of l0 / X >= 0 that no center has). The result certifies
 ``lower_bound <= min F <= value``; ``gap = value - lower_bound`` is <= tol when the search finished
-within ``max_boxes`` and larger otherwise (reported, never hidden).
+within ``max_boxes`` (and ``time_limit``) and larger otherwise (reported, never hidden).
 """
 from __future__ import annotations
 
 import math
+import time
 from typing import NamedTuple
 
 import numpy as np
 
 from ..solvers.obcd import obcd
 from ..stiefel import identity_init, random_stiefel
+from ..subproblem.global_3x3 import bisect_boxes
 from ..validation import as_matrix, check_nonnegative, check_stiefel
 
 #: The largest n the exact global search accepts (the angle space has nr - r(r+1)/2 dimensions).
@@ -142,8 +156,9 @@ def _with_jacobian(centers, n, r, signs):
     return Y, J
 
 
-def _bounds(problem, centers, halfwidths, signs, n, r, curvature):
-    """(F at the centers, lower bounds on the boxes) for a batch (see the module docstring)."""
+def _bounds(problem, centers, halfwidths, signs, n, r, curvature, f_floor=None):
+    """(F at the centers, lower bounds on the boxes) for a batch (see the module docstring); ``f_floor``:
+    a lower bound on f over St(n, r) (Ky Fan), combined with the least h over each box."""
     X, J = _with_jacobian(centers, n, r, signs)
     # X(theta) = X(c) + sum_l J_l dtheta_l + E with ||E||_F <= rho2 (second derivatives have norm
     # <= sqrt(min(2, r)): each applies two quarter-turns to rows of a matrix with orthonormal columns)
@@ -183,6 +198,8 @@ def _bounds(problem, centers, halfwidths, signs, n, r, curvature):
     directional = (base - (np.abs(np.einsum("lmij,mij->ml", J, G)) * w).sum(axis=1)
                    - np.sqrt(np.einsum("mij,mij->m", G, G)) * rho2 - 0.5 * curvature * rho**2)
     bound = np.maximum(tangent, directional)
+    if f_floor is not None:  # f >= its global minimum, h >= its least value on the box, entry by entry
+        bound = np.maximum(bound, f_floor + _interval_min_h(h, lo, hi).sum(axis=(1, 2)))
     bound[infeasible] = np.inf
     return F_center, bound
 
@@ -201,6 +218,14 @@ def _curvature(problem, r: int) -> float:
     return max(0.0, -float(np.min(np.outer(ec, ed))))
 
 
+def _ky_fan_floor(problem, r: int) -> float | None:
+    """min of f over St(n, r) when f = 1/2 tr(X^T C X) + const (no D, no L): half the sum of the r smallest
+    eigenvalues of C (Ky Fan), plus const; None otherwise."""
+    if problem.D is not None or problem.L is not None:
+        return None
+    return 0.5 * float(np.sum(np.linalg.eigvalsh(problem.C)[:r])) + problem.const
+
+
 def _local_starts(problem, n, r, starts, rng):
     """The best point of a few OBCD runs (an upper bound with the exact zeros a center never has)."""
     rng = np.random.default_rng(rng)
@@ -215,9 +240,18 @@ def _local_starts(problem, n, r, starts, rng):
     return best
 
 
+def sign_invariant(problem) -> bool:
+    """Whether F(X S) = F(X) for every S = diag(+-1): h even (``symmetric``), no linear term, D diagonal."""
+    D = problem.D
+    return bool(problem.h.symmetric and problem.L is None and (D is None or np.count_nonzero(D - np.diag(np.diag(D))) == 0))
+
+
 def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxes: int = 1_500_000,
-                   starts: int = 6, rng=None) -> GlobalMinimum:
-    """A certified global minimum of F over St(n, r) for n <= 5 (see the module docstring).
+                   starts: int = 6, rng=None, time_limit: float | None = None,
+                   chunk: int = 200_000) -> GlobalMinimum:
+    """A certified global minimum of F over St(n, r) for tiny n (see the module docstring; the measured reach
+    is in ``docs/global_search.md``: every h certifies for n <= 3 and for (4, 1), h = 0 always; l1 and l0
+    at n = 4, r >= 2 leave a gap after a minute).
 
     Parameters
     ----------
@@ -226,6 +260,9 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
     tol : the gap to certify (absolute).
     max_boxes : budget of boxes bounded; when it runs out the gap reached is reported.
     starts : OBCD runs for the first upper bound; rng : their seed.
+    time_limit : seconds (None: no limit; the result then does not depend on the machine); when it runs
+        out the gap reached is reported, as for ``max_boxes``.
+    chunk : boxes bounded per batch (memory: about 8 m n r chunk bytes for the derivatives).
     """
     n = problem.n
     if n > MAX_N:
@@ -237,17 +274,31 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
     if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 1 <= r <= n or (problem.r not in (None, r)):
         raise ValueError(f"r must be an integer with 1 <= r <= n = {n} (and the problem's r = {problem.r}), got r = {r!r}")
     tol = check_nonnegative(tol, "tol", strict=True)
+    if time_limit is not None:
+        time_limit = check_nonnegative(time_limit, "time_limit", strict=True)
+    started = time.perf_counter()
     r = int(r)
     X_best, best = _local_starts(problem, n, r, starts, rng)
     lo, hi = angle_box(n, r)
     signs = [1.0, -1.0] if r == n else [1.0]
+    if sign_invariant(problem):
+        # X = X(theta) diag(d) with every angle in [-pi/2, pi/2] (a Givens QR with atan on the diagonal too
+        # leaves d = +-1 there), and F(X diag(d)) = F(X): half of each diagonal angle's range and no sign
+        lo, hi, signs = np.maximum(lo, -math.pi / 2), np.minimum(hi, math.pi / 2), [1.0]
     centers = np.array([0.5 * (lo + hi)] * len(signs))
     half = np.array([0.5 * (hi - lo)] * len(signs))
     box_sign = np.array(signs)
     curvature = _curvature(problem, r)
-    bounded, dropped_min = 0, np.inf
+    # Ky Fan's bound, lowered by a rounding margin so that it stays a bound as computed
+    f_floor = _ky_fan_floor(problem, r)
+    if f_floor is not None:
+        f_floor -= 1e-12 * (1.0 + abs(f_floor) + float(np.abs(problem.C).sum()))
+    bounded, dropped_min, open_min = 0, np.inf, np.inf
     while len(centers):
-        F_c, lb = _bounds(problem, centers, half, box_sign, n, r, curvature)
+        pieces = [_bounds(problem, centers[i:i + chunk], half[i:i + chunk], box_sign[i:i + chunk], n, r, curvature,
+                          f_floor)
+                  for i in range(0, len(centers), chunk)]
+        F_c, lb = np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces])
         bounded += len(centers)
         j = int(np.argmin(F_c))
         if F_c[j] < best:
@@ -256,19 +307,14 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
         keep = lb <= best - tol
         dropped_min = min(dropped_min, float(np.min(lb[~keep], initial=np.inf)))
         centers, half, box_sign, lb = centers[keep], half[keep], box_sign[keep], lb[keep]
-        if bounded + 2 * len(centers) > max_boxes:
+        open_min = float(np.min(lb, initial=np.inf))
+        out_of_time = time_limit is not None and time.perf_counter() - started > time_limit
+        if bounded + 2 * len(centers) > max_boxes or out_of_time:
             break
-        axis = np.argmax(half, axis=1)
-        rows = np.arange(len(centers))
-        half = half.copy()
-        half[rows, axis] *= 0.5
-        step = np.zeros_like(centers)
-        step[rows, axis] = half[rows, axis]
-        centers = np.concatenate([centers - step, centers + step])
-        half = np.concatenate([half, half])
+        centers, half = bisect_boxes(centers, half)
         box_sign = np.concatenate([box_sign, box_sign])
-    # every box was either dropped (its bound is in dropped_min) or is still open (its bound is in lb)
-    lower = min(dropped_min, float(np.min(lb, initial=np.inf)), best)
+    # every box was either dropped (its bound is in dropped_min) or is still open (its bound is in open_min)
+    lower = min(dropped_min, open_min, best)
     gap = best - lower
     X_best = np.asarray(X_best)
     return GlobalMinimum(X_best, float(problem.F(X_best)), lower, gap, gap <= tol, bounded,

@@ -90,9 +90,10 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
     ----------
     problem : QuadraticProblem; X : (n, r) point on St(n, r).
     alpha : the proximal parameter of eq. (11) (the BS_k sets depend on it).
-    Q : "exact" or "scalar"; None takes "scalar" for h = 0 (so every k can be tested, Lemma 2.3(b))
-        and "exact" otherwise (k = 2 only: the breakpoint search).
-    ks : block sizes to test; default (2,) for h != 0 or Q = "exact", 2..n for h = 0 with scalar Q.
+    Q : "exact", "scalar" or "lipschitz" (varsigma = L_f); None takes "scalar" for h = 0 (so every k can be
+        tested, Lemma 2.3(b)) and "exact" otherwise (k = 2 only: the breakpoint search).
+    ks : block sizes to test; default (2,) for h != 0 or Q = "exact", 2..n for h = 0 with a scalar Q
+        (with Q = "exact" and h = 0, ks = (2, 3) also works: a branch and bound over O(3)).
     global_search : run :func:`global_minimum` (n <= 5 only) unless ``global_min`` is given.
     tol : criticality tolerance, relative to 1 + ||grad f(X)||_F (the residual is first order).
     block_tol : a block fails when its gap exceeds block_tol (1 + |F|). A gap is second order in the
@@ -116,7 +117,7 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
     if Q is None:
         Q = "scalar" if h.is_zero else "exact"
     if ks is None:
-        ks = tuple(range(2, n + 1)) if (h.is_zero and Q == "scalar") else (2,)
+        ks = tuple(range(2, n + 1)) if (h.is_zero and Q != "exact") else (2,)
     residual = residual_details(problem, X, zero_tol=0)  # X is snapped already
     critical = residual.value <= tol * (1.0 + float(np.linalg.norm(problem.grad(X))))
     blocks = {int(k): block_report(problem, X, k, alpha=alpha, Q=Q, tol=block_tol, sample=sample, rng=rng) for k in ks}

@@ -5,8 +5,11 @@ For a working set B of k rows with Z = X(B, :), Lemma 2.3(a) writes the majorize
     K(V; X, B) = 1/2 vec(V)^T Qt vec(V) + <V, P> + h(V Z) + const,
     Qt = Q + alpha I,   P = [grad f(X) X^T]_BB - mat(Q vec(I_k)) - alpha I_k,
 
-with Q from eq. (9) ("exact") or eq. (10) ("scalar"). Every caller (the OBCD driver, the BS_k
-certificates, the 2x2 teaching examples) gets (Qt, P, Z) from :func:`block_data` and values of K
+with Q from eq. (9) ("exact") or eq. (10) ("scalar": varsigma of Lemma C.2(a), which depends on the
+block; "lipschitz": varsigma = L_f, the same for every block, which eq. (10) also allows since
+||Q_exact||_2 <= ||Z D Z^T||_2 ||C_BB||_2 <= ||D||_2 ||C||_2 = L_f). Theorem 3.8(c) (BS_3 => BS_2) holds
+for "exact" and "lipschitz" and fails for "scalar" (notebook 05). Every caller (the OBCD driver, the
+BS_k certificates, the 2x2 teaching examples) gets (Qt, P, Z) from :func:`block_data` and values of K
 from :func:`majorizer_value`.
 """
 from __future__ import annotations
@@ -16,8 +19,10 @@ import numpy as np
 from ..stiefel import polar
 from ..validation import as_matrix
 
-#: The Q choices of eqs. (9) and (10).
+#: The Q choices of eqs. (9) and (10) that OBCD runs.
 Q_CHOICES = ("exact", "scalar")
+#: Those and the block-independent varsigma = L_f of eq. (10), which the BS_k certificates also accept.
+MAJORIZER_Q = (*Q_CHOICES, "lipschitz")
 _IDENTITIES = {k: (np.eye(k), np.eye(k * k)) for k in range(2, 9)}
 
 
@@ -30,10 +35,11 @@ def block_data(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
     X : (n, r) point; G : grad f(X).
     B : k row indices.
     alpha : the proximal parameter of eq. (11).
-    Q : "exact" (eq. (9)) or "scalar" (eq. (10)).
+    Q : "exact" (eq. (9)), "scalar" (eq. (10), varsigma of Lemma C.2(a)) or "lipschitz" (eq. (10),
+        varsigma = L_f = ``problem.lipschitz()``).
     """
     k = len(B)
-    if k == 2 and hasattr(problem, "block_2x2"):  # compiled, the same arithmetic as the compiled OBCD engine
+    if k == 2 and Q != "lipschitz" and hasattr(problem, "block_2x2"):  # compiled, the same arithmetic as the compiled OBCD engine
         Qt, P, Z = problem.block_2x2(X, G, B, alpha, Q)
         return Qt, P, Z, G[B]
     Ik, Ik2 = _IDENTITIES[k] if k in _IDENTITIES else (np.eye(k), np.eye(k * k))
@@ -44,7 +50,7 @@ def block_data(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
         Qm = problem.exact_Q(B, Z)
         # mat(Q vec(I)): vec(I) is symmetric in the stacking; mat() unstacks columns
         return Qm + alpha * Ik2, M - (Qm @ Ik.reshape(-1)).reshape(k, k).T - alpha * Ik, Z, GB
-    shift = problem.scalar_Q(B, Z) + alpha
+    shift = (problem.lipschitz() if Q == "lipschitz" else problem.scalar_Q(B, Z)) + alpha
     return shift * Ik2, M - shift * Ik, Z, GB
 
 

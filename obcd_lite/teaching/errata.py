@@ -119,17 +119,28 @@ ERRATA = (
     # --- notebook 05: the optimality hierarchy (Theorem 3.8, Lemma 4.4) -----------------------------------
     {"where": "Theorem 3.8(a)", "notebook": "05", "kind": "wrong",
      "paper": "every BS2-point is a critical point",
-     "correct": "true for h = 0 and X >= 0; false for l1 and l0: the proof's eq. (necessary) gives each block its own "
-                "subgradient and then uses one G for all blocks (at a zero entry shared by two pairs they need "
-                "different values)",
+     "correct": "true for h = 0 and X >= 0; false for l1, l0 and capped-l1: the proof's eq. (necessary) gives each "
+                "block its own subgradient and then uses one G for all blocks (at a zero entry shared by two pairs "
+                "they need different values)",
      "instance": "F = ||X - T||^2 + 1.35 ||X||_1 on St(3, 2), T = [[1.5, -1.25], [1.5, 1.35], [0.8, 0.25]], X = OBCD's "
                  "limit: every block gap <= 9e-16 (brute force over O(2)), dist(0, d_M F(X)) = 0.82",
      "test": "test_theorem_3_8_a_fails_for_l1_and_l0"},
+    {"where": "Theorem 3.8(a), capped-l1", "notebook": "05", "kind": "wrong",
+     "paper": "every BS2-point is a critical point (capped-l1 is one of the paper's penalties)",
+     "correct": "false for capped-l1 as well: with tau >= 1 capped-l1 equals l1 on St(n, r) (|X_ij| <= 1), so the "
+                "l1 witness serves; for tau < 1 a witness of its own, the same mechanism at a shared zero entry",
+     "instance": "F = ||X - T||^2 + 1.81 sum min(|X_ij|, 0.3) on St(3, 2), T = [[-0.05, 0.24], [-0.73, 0.89], "
+                 "[1.05, 0.93]], X = OBCD's limit: every block gap < 1e-12 (brute force over O(2)), "
+                 "dist(0, d_M F(X)) = 1.49",
+     "test": "test_theorem_3_8_a_fails_for_capped_l1"},
     {"where": "Theorem 3.8(c)", "notebook": "05", "kind": "wrong",
      "paper": "every BS_{k+1}-point is a BS_k-point",
-     "correct": "with the exact Q of eq. (9); with the scalar Q of eq. (10) a BS3-point need not be BS2",
-     "instance": "h = 0, r = 1: eigenvectors of random symmetric 4 x 4 C, classified with Q = 'scalar'",
-     "test": "test_theorem_3_8_c_needs_the_exact_Q"},
+     "correct": "with the exact Q of eq. (9), and with Q = varsigma I of eq. (10) when varsigma is the same for every "
+                "block (e.g. varsigma = L_f): for B in B' the two majorizers agree on diag(V, 1). It fails with a "
+                "block-dependent varsigma such as Lemma C.2's ||Z D Z^T|| ||C_BB||: a BS3-point need not be BS2",
+     "instance": "h = 0, r = 1: eigenvectors of random symmetric 4 x 4 C, classified with Lemma C.2's varsigma "
+                 "(BS3, not BS2) and with varsigma = L_f (BS_{k+1} => BS_k); exact Q for k = 3: certified O(3) search",
+     "test": "test_theorem_3_8_c_fails_only_with_block_dependent_varsigma"},
     {"where": "Lemma 4.4(b)", "notebook": "05", "kind": "wrong",
      "paper": "dist(0, d_M F(X))^2 <= gamma * mean over blocks of the block residuals",
      "correct": "fails at the Theorem 3.8(a) witness (left 0.67, right 0); gamma = C(n,k)/C(n-2,k-2) itself is the "

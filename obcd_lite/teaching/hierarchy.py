@@ -27,6 +27,9 @@ from .critical_points import bs2_points_2x2
 #: this one is rounded to short decimals.
 WITNESS_T = ((1.5, -1.25), (1.5, 1.35), (0.8, 0.25))
 WITNESS_LAM = 1.35
+#: The capped-l1 witness (tau = 0.3 < 1, where capped-l1 differs from l1 on St(n, r)): target, lam, tau.
+#: Found the same way (OBCD limits on random rounded targets, lam in [0.5, 2]).
+WITNESS_CAPPED = (((-0.05, 0.24), (-0.73, 0.89), (1.05, 0.93)), 1.81, 0.3)
 PENALTY_NAMES = ("zero", "l1", "l0", "capped_l1", "nonneg")
 
 
@@ -111,16 +114,30 @@ def certify_witness(problem, X, alpha: float = 1e-5, grid: int = 40_001) -> Witn
     return Witness(problem, X, brute, residual_details(problem, X).value, ranges, values)
 
 
-def bs2_not_critical_witness(penalty: str = "l1") -> Witness:
-    """The witness of the Theorem 3.8(a) erratum: OBCD's limit on a fixed l1 (or l0) Procrustes problem.
+def bs2_not_critical_witness(penalty: str = "l1", tau: float | None = None) -> Witness:
+    """The witness of the Theorem 3.8(a) erratum: OBCD's limit on a fixed l1, l0 or capped-l1 Procrustes problem.
 
     h = lam ||X||_1 with T = WITNESS_T, lam = WITNESS_LAM, X = the limit of 900 cyclic OBCD steps
-    from random_stiefel(3, 2, rng=1). For "l0" the same target with lam = 0.3.
+    from random_stiefel(3, 2, rng=1). For "l0" the same target with lam = 0.3. For "capped_l1"
+    (lam sum min(|X_ij|, tau)): with ``tau`` >= 1 the l1 witness itself (on St(n, r) every |X_ij| <= 1,
+    so capped-l1 equals l1 there); with ``tau`` None the problem of WITNESS_CAPPED (tau = 0.3).
     """
-    h = L1(WITNESS_LAM) if penalty == "l1" else L0(0.3) if penalty == "l0" else None
-    if h is None:
-        raise ValueError(f"penalty must be 'l1' or 'l0', got {penalty!r}")
-    problem = procrustes(np.array(WITNESS_T), h)
+    T = WITNESS_T
+    if penalty == "l1":
+        h = L1(WITNESS_LAM)
+    elif penalty == "l0":
+        h = L0(0.3)
+    elif penalty == "capped_l1":
+        if tau is None:
+            T, lam, tau = WITNESS_CAPPED
+            h = CappedL1(lam, tau)
+        elif tau >= 1.0:
+            h = CappedL1(WITNESS_LAM, tau)
+        else:
+            raise ValueError(f"the capped-l1 witness is for tau >= 1 or tau = None (WITNESS_CAPPED), got tau = {tau!r}")
+    else:
+        raise ValueError(f"penalty must be 'l1', 'l0' or 'capped_l1', got {penalty!r}")
+    problem = procrustes(np.array(T), h)
     X = get_solver("obcd")(problem, random_stiefel(3, 2, rng=1), working_set="cyclic", max_iter=900).X
     return certify_witness(problem, X)
 
@@ -367,10 +384,12 @@ def three_row_descent(witness: Witness, theta: float = 0.01, alpha: float = 1e-5
     return {"V": V, "K_change": change, "F_change": problem.F(Xn) - problem.F(X)}
 
 
-def scalar_q_search(trials: int = 60, n: int = 4, rng=0) -> dict:
-    """Theorem 3.8(c) with the scalar Q of eq. (10): classify every eigenvector of random symmetric
+def scalar_q_search(trials: int = 60, n: int = 4, rng=0, Q: str = "scalar") -> dict:
+    """Theorem 3.8(c) with a scalar Q of eq. (10): classify every eigenvector of random symmetric
     4 x 4 C (h = 0, r = 1; all are critical) at k = 2..n and count the patterns
-    (BS2, BS3, ..., BSn). Returns {"patterns": {pattern: count}, "witness": (problem, X) BS3 not BS2}."""
+    (BS2, BS3, ..., BSn). Returns {"patterns": {pattern: count}, "witness": (problem, X) BS3 not BS2}.
+    Q = "scalar" is Lemma C.2's block-dependent varsigma (witnesses exist); Q = "lipschitz" is
+    varsigma = L_f for every block (none exist: the majorizers of B in B' agree on diag(V, 1))."""
     rng = np.random.default_rng(rng)
     patterns, witness = {}, None
     for _ in range(trials):
@@ -378,7 +397,7 @@ def scalar_q_search(trials: int = 60, n: int = 4, rng=0) -> dict:
         problem = QuadraticProblem((A + A.T) / 2)
         _, U = np.linalg.eigh(problem.C)
         for i in range(n):
-            c = classify(problem, U[:, [i]], Q="scalar", global_search=False)
+            c = classify(problem, U[:, [i]], Q=Q, global_search=False)
             key = tuple(c.bs[k] for k in range(2, n + 1))
             patterns[key] = patterns.get(key, 0) + 1
             if witness is None and c.bs[3] and not c.bs[2]:
@@ -386,7 +405,7 @@ def scalar_q_search(trials: int = 60, n: int = 4, rng=0) -> dict:
     return {"patterns": patterns, "witness": witness, "searched": trials * n}
 
 
-__all__ = ["WITNESS_T", "WITNESS_LAM", "Witness", "alpha_sweep_2x2", "alpha_sweep_points", "block_residuals",
+__all__ = ["WITNESS_T", "WITNESS_LAM", "WITNESS_CAPPED", "Witness", "alpha_sweep_2x2", "alpha_sweep_points", "block_residuals",
            "bs2_not_critical_witness", "census", "certify_witness", "eigen_critical_points", "gamma_check",
            "lemma44_check", "make_penalty", "pair_conditions", "random_start", "search_gaps", "solver_limits",
            "theory_run", "tiny_problem", "two_pair_descent", "Exploration", "explore",

@@ -69,7 +69,7 @@ def test_nonneg_pca_is_certified():
 
 def test_budget_exhausted_reports_the_gap():
     C = randn_covariance(8, 4, rng=3)
-    result = global_minimum(sparse_pca(C), r=2, max_boxes=2000)
+    result = global_minimum(sparse_pca(C, L1(0.1)), r=2, max_boxes=2000)
     assert not result.certified and result.gap > 1e-3
     assert result.lower_bound <= result.value
 
@@ -85,3 +85,60 @@ def test_bad_input():
         global_minimum(procrustes(np.ones((3, 2))), r=1)  # the problem fixes r = 2
     with pytest.raises(ValueError, match="tol must be finite and > 0"):
         global_minimum(sparse_pca(np.eye(3)), r=1, tol=0.0)
+
+
+def _sampled_min(problem, n, r, count, rng):
+    """min F over random points of St(n, r) (both components for r = n) and their column sign flips."""
+    rng = np.random.default_rng(rng)
+    best = np.inf
+    for _ in range(count):
+        X = random_stiefel(n, r, rng=rng) * rng.choice([-1.0, 1.0], size=r)
+        best = min(best, problem.F(X))
+    return best
+
+
+@pytest.mark.parametrize("h", [None, L1(0.1), L0(0.05)], ids=["zero", "l1", "l0"])
+@pytest.mark.parametrize("n, r", [(3, 2), (3, 3)])
+def test_sign_symmetric_search_is_sound_and_certified(h, n, r):
+    """The search over half the diagonal angles (F(X diag(+-1)) = F(X)) still bounds every point."""
+    from obcd_lite.optimality.global_search import sign_invariant
+
+    problem = sparse_pca(randn_covariance(8, n, rng=5), h)
+    assert sign_invariant(problem)
+    result = global_minimum(problem, r=r, rng=0)
+    sampled = _sampled_min(problem, n, r, 1000, rng=1)
+    assert result.certified and result.lower_bound <= result.value
+    assert result.lower_bound <= sampled + 1e-12  # sound: never above a point found
+    assert result.value <= sampled + 1e-3
+    if h is None:  # closed form: minus the sum of the r largest eigenvalues
+        assert result.lower_bound <= -np.sort(np.linalg.eigvalsh(problem.C / -2))[-r:].sum() + 1e-12
+
+
+def test_sign_invariance_needs_an_even_h_no_linear_term_and_a_diagonal_d():
+    from obcd_lite import QuadraticProblem
+    from obcd_lite.optimality.global_search import sign_invariant
+
+    C = randn_covariance(8, 3, rng=0)
+    assert sign_invariant(sparse_pca(C, L1(0.1))) and sign_invariant(QuadraticProblem(C, D=np.diag([1.0, 2.0])))
+    assert not sign_invariant(nonneg_pca(C))  # X >= 0 is not even
+    assert not sign_invariant(procrustes(np.ones((3, 2))))  # a linear term
+    assert not sign_invariant(QuadraticProblem(C, D=np.array([[1.0, 0.5], [0.5, 1.0]])))
+
+
+def test_time_limit_reports_the_gap():
+    problem = sparse_pca(randn_covariance(8, 4, rng=3), L1(0.1))
+    result = global_minimum(problem, r=2, time_limit=0.05)
+    assert not result.certified and result.lower_bound <= result.value
+    assert result.lower_bound <= _sampled_min(problem, 4, 2, 500, rng=2) + 1e-12
+    with pytest.raises(ValueError, match="time_limit must be finite and > 0"):
+        global_minimum(problem, r=2, time_limit=0.0)
+
+
+@pytest.mark.parametrize("n, r, penalty", [(4, 1, "l1"), (3, 2, "nonneg"), (4, 2, "zero")])
+def test_certifies_where_docs_global_search_md_says(n, r, penalty):
+    """A few rows of the measured reach (docs/global_search.md), on the same instances, with their claim."""
+    from obcd_lite.teaching.hierarchy import tiny_problem
+
+    problem = tiny_problem(n, penalty, 0.1, 0)
+    result = global_minimum(problem, r=r, rng=0)
+    assert result.certified and result.lower_bound <= _sampled_min(problem, n, r, 300, rng=3) + 1e-12

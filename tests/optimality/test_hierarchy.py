@@ -96,8 +96,10 @@ def test_bad_input():
         classify(problem, U[:, :1], ks=(2, 4))
     with pytest.raises(ValueError, match="X has 2 rows but C is 3 x 3"):
         classify(problem, np.eye(2, 1))
-    with pytest.raises(ValueError, match=r"k = 3 > 2 needs h = Zero\(\) and Q = 'scalar'"):
+    with pytest.raises(ValueError, match=r"k = 3 with Q = 'exact' needs r >= 2"):
         classify(problem, U[:, :1], Q="exact", ks=(2, 3))
+    with pytest.raises(ValueError, match=r"k = 3 > 2 needs h = Zero\(\) and a scalar Q"):
+        classify(sparse_pca(problem.C, L1(0.1)), U[:, :2], Q="exact", ks=(2, 3), global_search=False)
     with pytest.raises(ValueError, match="k must be an integer"):
         block_report(problem, U[:, :1], True)
 
@@ -116,10 +118,12 @@ def test_zero_tol_counts_rounding_zeros_as_zeros():
 
 
 def test_not_global_when_a_better_point_is_known():
-    problem, U = pca()
+    smooth, U = pca()
+    problem = sparse_pca(smooth.C / -2, L1(0.05))  # l1: the search certifies to its tol, not to rounding
     best = classify(problem, U[:, :1]).global_min
     # a point within the certified gap of the minimum, but above the best value found: not global
     theta = 1e-2
-    X = np.cos(theta) * U[:, :1] + np.sin(theta) * U[:, 1:2]
+    X = np.cos(theta) * best.X + np.sin(theta) * np.cross(best.X[:, 0], U[:, 1])[:, None] / np.linalg.norm(
+        np.cross(best.X[:, 0], U[:, 1]))
     c = classify(problem, X, global_min=best, Q="exact")
-    assert problem.F(X) - best.value < best.gap and c.is_global is False
+    assert 0 < problem.F(X) - best.value < best.gap and c.is_global is False

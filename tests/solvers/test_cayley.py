@@ -31,7 +31,8 @@ def dense_global_min(T, mu):
                for M in (rot, ref))
 
 
-def test_lemma_a2_symbolically():
+def test_lemma_a3_cayley_det_symbolically():
+    """Lemma A.3: the Cayley transform of a 2 x 2 skew matrix has det +1 (a rotation, never a reflection)."""
     a, tau, Q = cayley_symbolic()
     assert sp.simplify(Q.det()) == 1
     assert sp.simplify(Q.T * Q - sp.eye(2)) == sp.zeros(2, 2)

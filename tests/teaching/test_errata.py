@@ -456,8 +456,35 @@ def test_theorem_3_8_a_fails_for_l1_and_l0(penalty):
     assert w.residual > 0.1
 
 
+def test_theorem_3_8_a_fails_for_capped_l1():
+    """Capped-l1 too: tau >= 1 reduces to the l1 witness (|X_ij| <= 1 on St(n, r)), and tau = 0.3 has a
+    witness of its own. BS2 twice (brute force over O(2) and the breakpoint search), not critical by
+    the least-squares residual of Definition 3.4 and by the pair conditions."""
+    from obcd_lite import block_report
+    from obcd_lite.teaching.hierarchy import bs2_not_critical_witness
+
+    l1 = bs2_not_critical_witness("l1")
+    for tau in (1.0, 3.0):  # capped-l1 equals l1 on St(n, r): the same limit, the same certificates
+        w = bs2_not_critical_witness("capped_l1", tau=tau)
+        assert np.array_equal(w.X, l1.X) and w.residual == pytest.approx(l1.residual, abs=1e-12)
+        rng = np.random.default_rng(0)
+        for Y in (w.X, *(np.linalg.qr(rng.standard_normal((3, 2)))[0] for _ in range(5))):
+            assert w.problem.h(Y) == pytest.approx(L1(w.problem.h.lam)(Y), abs=1e-12)
+    w = bs2_not_critical_witness("capped_l1")
+    assert w.problem.h.tau == 0.3
+    assert max(w.brute.values()) < 1e-12  # every 2-row block: V = I is a global minimizer of K
+    assert block_report(w.problem, w.X, 2).stationary
+    assert np.all(np.abs(np.abs(w.X) - 0.3) > 0.01)  # no entry at the cap: h is smooth there, no two-point set
+    assert w.residual > 1.0  # dist(0, d_M F(X)) with the (Clarke) hull: a lower bound on the limiting one
+    assert all(lo <= 1e-12 and hi >= -1e-12 for lo, hi in w.pair_ranges.values())  # each pair alone: stationary ...
+    zero = tuple(int(i) for i in np.argwhere(w.X == 0)[0])  # ... but at the zero they share, the two pairs
+    values = [v[zero] for v in w.pair_values.values() if zero in v]  # need different subgradients: no one G
+    assert len(values) == 2 and abs(values[0] - values[1]) > 0.1  # serves both (the proof's step that fails)
+
+
 def test_theorem_3_8_c_needs_the_exact_Q():
-    """With the scalar Q of eq. (10) a critical point can be BS3 (and BS4) without being BS2."""
+    """With the scalar Q of eq. (10) and Lemma C.2's block-dependent varsigma a critical point can be BS3 (and
+    BS4) without being BS2 (with one varsigma for every block it cannot: the tests below)."""
     from obcd_lite import classify, riemannian_residual
     from obcd_lite.teaching.hierarchy import scalar_q_search
 
@@ -467,6 +494,74 @@ def test_theorem_3_8_c_needs_the_exact_Q():
     scalar = classify(problem, X, Q="scalar", global_search=False)
     assert scalar.bs[3] and not scalar.bs[2]
     assert riemannian_residual(problem, X) < 1e-10  # an eigenvector: critical
+
+
+def _majorizer_changes(problem, X, big, drop, V, Q, alpha=1e-5):
+    """K(diag(V, 1); X, B') - K(I; X, B') and K(V; X, B) - K(I; X, B) for B = B' without its entry ``drop``."""
+    from obcd_lite.subproblem import block_data, majorizer_value
+
+    G = problem.grad(X)
+    small = [i for i in big if i != big[drop]]
+    keep = [i for i in range(len(big)) if i != drop]
+    W = np.eye(len(big))
+    W[np.ix_(keep, keep)] = V  # diag(V, 1) in the order of B'
+    Qb, Pb, Zb, _ = block_data(problem, X, G, list(big), alpha, Q)
+    Qs, Ps, Zs, _ = block_data(problem, X, G, small, alpha, Q)
+    k = len(small)
+    return (majorizer_value(Qb, Pb, W, W @ Zb, problem.h) - majorizer_value(Qb, Pb, np.eye(k + 1), Zb, problem.h),
+            majorizer_value(Qs, Ps, V, V @ Zs, problem.h) - majorizer_value(Qs, Ps, np.eye(k), Zs, problem.h))
+
+
+def test_theorem_3_8_c_holds_with_block_independent_varsigma():
+    """With Q = varsigma I and one varsigma for every block (varsigma = L_f, allowed by eq. (10)) the proof
+    of (c) works: for B in B' the majorizers agree on diag(V, 1) up to a constant, so a V that beats I on
+    B beats it on B'. Numerically: BS_{k+1} => BS_k on random instances (critical and random points)."""
+    import itertools
+
+    from obcd_lite import QuadraticProblem, classify, random_stiefel
+    from obcd_lite.stiefel import branch_matrix
+    from obcd_lite.teaching.hierarchy import scalar_q_search
+
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((4, 4))
+    problem = QuadraticProblem((A + A.T) / 2, L=rng.standard_normal((4, 2)))
+    X = random_stiefel(4, 2, rng=1)
+    for big in itertools.combinations(range(4), 3):
+        for drop, branch, theta in itertools.product(range(3), ("rot", "ref"), (0.4, -2.2)):
+            change_big, change_small = _majorizer_changes(problem, X, big, drop, branch_matrix(branch, theta),
+                                                          "lipschitz")
+            assert change_big == pytest.approx(change_small, abs=1e-12)
+    patterns = dict(scalar_q_search(trials=20, rng=0, Q="lipschitz")["patterns"])  # critical points
+    for seed in range(30):  # random points of random problems: mostly not BS_2
+        A = rng.standard_normal((4, 4))
+        c = classify(QuadraticProblem((A + A.T) / 2), random_stiefel(4, 1, rng=seed), Q="lipschitz",
+                     global_search=False)
+        key = tuple(c.bs[k] for k in range(2, 5))
+        patterns[key] = patterns.get(key, 0) + 1
+    assert all(list(p) == sorted(p) for p in patterns)  # BS_{k+1} => BS_k: False before True never happens
+    assert patterns.get((True, True, True), 0) > 0 and patterns.get((False, False, False), 0) > 0
+
+
+def test_theorem_3_8_c_fails_only_with_block_dependent_varsigma():
+    """The scalar-Q witness (BS_3 not BS_2) uses Lemma C.2's varsigma = ||Z D Z^T|| ||C_BB||, which grows with the
+    block: the two majorizers then differ on diag(V, 1) and K(.; X, B') pays more for the same move. At the
+    same point with varsigma = L_f for every block, the implication holds."""
+    from obcd_lite import classify
+    from obcd_lite.stiefel import rot
+    from obcd_lite.teaching.hierarchy import scalar_q_search
+
+    problem, X = scalar_q_search(trials=20, rng=0)["witness"]
+    scalar = classify(problem, X, Q="scalar", global_search=False)
+    assert scalar.bs[3] and not scalar.bs[2]
+    B = scalar.blocks[2].worst_block  # a pair that fails
+    big = next(Bp for Bp in scalar.blocks[3].gaps if set(B) < set(Bp))
+    varsigmas = problem.scalar_Q(list(B), X[list(B)]), problem.scalar_Q(list(big), X[list(big)])
+    assert varsigmas[1] > varsigmas[0] + 1e-3  # block-dependent
+    drop = next(i for i, j in enumerate(big) if j not in B)
+    change_big, change_small = _majorizer_changes(problem, X, big, drop, rot(0.3), "scalar")
+    assert change_big > change_small + 1e-3  # the majorizers disagree on diag(V, 1)
+    lipschitz = classify(problem, X, Q="lipschitz", global_search=False)
+    assert all(lipschitz.bs[k] or not lipschitz.bs[k + 1] for k in range(2, 4))  # BS_{k+1} => BS_k at this point
 
 
 def test_lemma_4_4_b_fails_at_the_witness():
