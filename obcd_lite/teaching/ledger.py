@@ -29,7 +29,7 @@ _T = "tests/teaching/"
 PC = _T + "test_paper_checks.py::"
 ER = _T + "test_errata.py::"
 WITNESS_38A = ("F = ||X - T||^2 + 1.35 ||X||_1 on St(3, 2), T = [[1.5, -1.25], [1.5, 1.35], [0.8, 0.25]], X = OBCD's "
-               "limit: every block gap <= 9e-16 (brute force over O(2)), dist(0, d_M F(X)) = 0.82 (BVLS and L-BFGS-B)")
+               "limit: every block gap < 1e-12 (brute force over O(2)), dist(0, d_M F(X)) = 0.82 (BVLS and L-BFGS-B)")
 
 
 def _row(label, statement, verdict, check=(), notebook="06", part="", reason=None, **extra) -> dict:
@@ -129,7 +129,7 @@ LEDGER = (
                           "own subgradient and then uses one G for all blocks (at a zero entry shared by two pairs they "
                           "need different values)",
                           "F = ||X - T||^2 + 1.35 ||X||_1 on St(3, 2), T = [[1.5, -1.25], [1.5, 1.35], [0.8, 0.25]], X = "
-                          "OBCD's limit: every block gap <= 9e-16 (brute force over O(2)), dist(0, d_M F(X)) = 0.82",
+                          "OBCD's limit: every block gap < 1e-12 (brute force over O(2)), dist(0, d_M F(X)) = 0.82",
                           "test_theorem_3_8_a_fails_for_l1_and_l0"),)),
     _row("Theorem 3.8", "every global minimizer is a BS_k-point", "holds",
          ("tests/optimality/test_block_stationarity.py::test_global_minimizer_is_bs2_and_bs3",
@@ -318,17 +318,17 @@ def ledger_rows(section: str | None = None, verdict: str | None = None) -> list[
             and (verdict is None or r["verdict"] == verdict)]
 
 
-def ledger_table(rows: list[dict] | None = None, width: int = 100) -> str:
+def ledger_table(rows: list[dict] | None = None) -> str:
     """Rows as text: label(part) | verdict | statement, then the deciding test(s) or the reason."""
     rows = LEDGER if rows is None else rows
     lines = []
     for r in rows:
         name = f"{r['label']}{r['part']}"
-        lines.append(f"{name:<18} {r['verdict']:<14} {r['statement'][:width]}")
+        lines.append(f"{name:<18} {r['verdict']:<14} {r['statement']}")
         for test in r["check"]:
             lines.append(f"{'':<33}check: {test}")
         if r["reason"]:
-            lines.append(f"{'':<33}reason: {r['reason'][:width]}")
+            lines.append(f"{'':<33}reason: {r['reason']}")
     return "\n".join(lines)
 
 
