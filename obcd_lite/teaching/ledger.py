@@ -176,9 +176,16 @@ LEDGER = (
     _row("Remark 4.3", "OBCD's iteration complexity is O(1/eps)", "holds",
          _T + "test_hierarchy.py::test_theorem_42_along_a_run", notebook="05"),
     _row("Lemma 4.4", "E dist^2(0, d_M K(I; X^{t+1}, B^{t+1})) <= phi E||V^t - I||^2, phi = 72 (C_F^2 + alpha^2 + L_f^2)",
-         "holds", PC + "test_lemma_4_4_a_along_runs", part="(a)",
-         note="measured with exact expectations along runs (h = 0): the ratio stays below 0.01. The proof's step 2 "
-              "replaces B^{t+1} by B^t although X^{t+1} depends on B^t; the bound survives because phi is generous"),
+         "false", (PC + "test_lemma_4_4_a_fails_for_l1", PC + "test_lemma_4_4_a_along_runs"), part="(a)",
+         correct="holds along OBCD runs for h = 0 (exact expectations: the ratio stays below 0.01); false for l1, "
+                 "which satisfies its assumption (Remark 4.5)",
+         witness="one OBCD step from the Theorem 3.8(a) witness X_w with lam = 1.34 (alpha = 1e-5): every block "
+                 "minimizer is within 4e-4 of I (breakpoint solver and brute force over O(2) agree), so "
+                 "phi E||V - I||^2 = 8.1e-4; but the block (0, 2) step moves the zero X[2, 1] off zero, the "
+                 "subgradient there is then fixed, and pair (1, 2) has residual 1.70 (closed form, unique "
+                 "subgradient; the suite's pair ranges agree): E dist^2 = 0.32",
+         fails="step 2 of its proof replaces B^{t+1} by B^t although X^{t+1} depends on B^t: the bound controls "
+               "the block just updated, not the blocks whose subgradient jumps when an entry leaves zero"),
     _row("Lemma 4.4", "E dist^2(0, d_M F(X^t)) <= gamma E dist^2(0, d_M K(I; X^t, B^t)), gamma = C(n,k)/C(n-2,k-2)",
          "false", (ER + "test_lemma_4_4_b_fails_at_the_witness",
                    "tests/optimality/test_hierarchy.py::test_gamma_counts_the_blocks_through_a_pair"),
@@ -220,13 +227,16 @@ LEDGER = (
                  "proof's E_{t+1} the ratio of (a) stays below 0.01; with the statement's it grows like "
                  "(E||V^t - I||)^(-1/2) and passes 1 (for any fixed c the left side is first order, the right side "
                  "order 3/2)",
-         fails="the definition of E_{t+1} in the statement (the proof's step 1 writes (E_{t+1})^2 = E||V^t - I||_F^2)"),
+         fails="the definition of E_{t+1} in the statement (the proof's step 1 writes (E_{t+1})^2 = E||V^t - I||_F^2)",
+         note="checked for h = 0; for l1 its proof's inputs, Lemma 4.4(a) and (b), are false, so the theorem is "
+              "unproven there (no counterexample found)"),
     _row("Theorem 4.11", "sigma = 0: finite termination in expectation", "not checkable", part="(a)",
          reason="needs an instance with KL exponent 0 that meets Lemma 4.4's assumption, and sigma is not computable "
                 "from a run"),
     _row("Theorem 4.11", "sigma in (0, 1/2]: E||X^t - X^inf|| <= c tau^t (linear rate)", "holds",
          PC + "test_theorem_4_11_b_linear_rate", part="(b)",
-         note="measured rate 0.94 per step against the theorem's tau = 0.999997 (the bound holds, loosely)"),
+         note="measured rate 0.94 per step against the theorem's tau = 0.999997 (the bound holds, loosely); "
+              "checked for h = 0, unproven for l1 (its proof uses Lemma 4.4)"),
     _row("Theorem 4.11", "sigma in (1/2, 1): E||X^t - X^inf|| <= c / t^((1-sigma)/(2 sigma - 1))", "holds",
          PC + "test_lemma_a10", part="(c)",
          note="its proof is Lemma A.10 with tau = (2 sigma - 1)/(1 - sigma), checked on extremal sequences"),

@@ -1,5 +1,5 @@
 """Section 4 of the paper measured: Lemma 4.4(a), Theorems 4.10 and 4.11 along OBCD runs with the exact
-conditional expectations, and the witness that Theorem 4.6 fails for h = l1.
+conditional expectations (h = 0), and the witnesses that Lemma 4.4(a) and Theorem 4.6 fail for h = l1.
 
 The theorems bound conditional expectations E_{xi^t}[.] over the random working set B^t. For a small
 n they are computed exactly here: at every iterate all C(n, 2) block subproblems are solved (the
@@ -18,10 +18,12 @@ from scipy.optimize import minimize
 
 from ..optimality import block_report, global_minimum
 from ..optimality.criticality import residual_details, tangent_part
-from ..problems import randn_covariance, sparse_pca
+from ..penalties import L1
+from ..problems import procrustes, randn_covariance, sparse_pca
 from ..solvers import get_solver
 from ..stiefel import random_stiefel
-from .hierarchy import bs2_not_critical_witness
+from ..subproblem import block_data, brute_force_2x2, majorizer_value
+from .hierarchy import WITNESS_T, block_residuals, bs2_not_critical_witness
 
 
 @dataclass
@@ -159,6 +161,54 @@ def l1_subgradient_bound(problem, r: int, trials: int = 200, rng=0) -> dict:
     return {"C_F": C_F, "largest": worst}
 
 
+def _constants(problem, r: int, alpha: float) -> tuple[float, float]:
+    """(phi, gamma) of Lemma 4.4 for k = 2 and an l1 quadratic problem (C_F: Remark 4.5's bound, >= the true one)."""
+    C_F = l1_subgradient_bound(problem, r, trials=1)["C_F"]
+    L_f = float(np.abs(np.linalg.eigvalsh(problem.C)).max())
+    return 72.0 * (C_F**2 + alpha**2 + L_f**2), float(math.comb(problem.n, 2))
+
+
+def lemma_4_4_a_witness(lam: float = 1.34, alpha: float = 1e-5) -> dict:
+    """Lemma 4.4(a) fails for h = l1: one OBCD step from X^0 = the Theorem 3.8(a) witness X_w, with lam
+    lowered from 1.35 to ``lam``.
+
+    Every block minimizer is within 1e-3 of I (``step_sq``: ||V_B - I||^2; checked against a brute-force
+    minimization over O(2): ``brute_gap`` = K(V_B) - brute-force min, ``theta`` its angle), but the block
+    (0, 2) step moves the zero entry X[2, 1] off zero; the subgradient there is then fixed and the pair
+    (1, 2) is far from stationary. So E dist^2(0, d_M K(I; X^1, B^1)) (``lhs``, the suite's pair ranges)
+    is much larger than phi E||V^0 - I||^2 (``rhs``, with phi from an upper bound of C_F). ``lhs_direct``
+    is a lower bound of ``lhs`` computed independently: only the step without zero entries, where the
+    subgradient is unique and the pair residuals are sqrt(2) |[G Y^T - Y G^T]_ij| in closed form.
+    """
+    base = bs2_not_critical_witness("l1")
+    X = base.X
+    problem = procrustes(np.asarray(WITNESS_T), L1(lam))
+    report = block_report(problem, X, 2, alpha=alpha, Q="exact")
+    G0 = problem.grad(X)
+    phi, gamma = _constants(problem, X.shape[1], alpha)
+    out = {"step_sq": {}, "brute_gap": {}, "theta": {}, "residuals": {}, "direct": {}}
+    lhs, direct = [], []
+    for B, V in report.minimizers.items():
+        Qt, P, Z, _ = block_data(problem, X, G0, list(B), alpha, "exact")
+        brute = brute_force_2x2(Qt, P, Z, problem.h)
+        out["brute_gap"][B] = majorizer_value(Qt, P, V, V @ Z, problem.h) - brute.value
+        out["theta"][B] = brute.theta
+        out["step_sq"][B] = float(np.sum((V - np.eye(2)) ** 2))
+        Y = X.copy()
+        Y[list(B)] = V @ X[list(B)]
+        res = block_residuals(problem, Y)
+        out["residuals"][B] = res
+        lhs.append(float(np.mean([d * d for d in res.values()])))
+        if np.all(Y != 0.0):
+            G = problem.grad(Y) + lam * np.sign(Y)
+            A = G @ Y.T - Y @ G.T
+            out["direct"][B] = {pair: math.sqrt(2.0) * abs(A[pair]) for pair in res}
+            direct.append(float(np.mean([d * d for d in out["direct"][B].values()])))
+    out.update(lhs=float(np.mean(lhs)), lhs_direct=float(np.sum(direct)) / len(lhs),
+               rhs=phi * float(np.mean(list(out["step_sq"].values()))), phi=phi, lam=lam, alpha=alpha)
+    return out
+
+
 def theorem_4_6_witness(steps: int = 300, rng=3) -> dict:
     """Theorem 4.6 fails for h = l1 (which satisfies its assumption, Remark 4.5).
 
@@ -174,12 +224,7 @@ def theorem_4_6_witness(steps: int = 300, rng=3) -> dict:
     alpha = 1e-5
     run = get_solver("obcd")(problem, X, max_iter=steps, rng=rng, alpha=alpha)
     g = global_minimum(problem, r=X.shape[1], rng=0)
-    n, r = X.shape
-    eig = np.linalg.eigvalsh(problem.C)
-    C_F = l1_subgradient_bound(problem, r, trials=1)["C_F"]      # Remark 4.5
-    L_f = float(np.abs(eig).max())
-    phi = 72.0 * (C_F**2 + alpha**2 + L_f**2)
-    gamma = float(math.comb(n, 2))
+    phi, gamma = _constants(problem, X.shape[1], alpha)
     c_tilde = 2.0 * (problem.F(X) - g.lower_bound) / alpha   # >= the theorem's c~ (F_inf >= lower bound)
     dist = residual_details(problem, X).value
     eps = dist**2 / 2
@@ -189,4 +234,4 @@ def theorem_4_6_witness(steps: int = 300, rng=3) -> dict:
             "T": math.ceil(gamma * phi * c_tilde / eps), "gamma": gamma, "phi": phi, "c_tilde": c_tilde}
 
 
-__all__ = ["RateRun", "rate_run", "rate_report", "l1_subgradient_bound", "theorem_4_6_witness"]
+__all__ = ["RateRun", "rate_run", "rate_report", "l1_subgradient_bound", "lemma_4_4_a_witness", "theorem_4_6_witness"]

@@ -35,21 +35,24 @@ def test_rows_are_well_formed():
             assert row["correct"] and row["witness"] and row["fails"], name
             assert witness_report(name).startswith(f"{name} ({row['verdict']})")
         assert row["notebook"] in {"01", "02", "03", "05", "06"}, name
-    # parts only where the verdicts differ
+    # parts only where the verdicts differ, or where each part is false with its own witness
     for label in labels():
         parts = [r for r in LEDGER if r["label"] == label]
-        assert len(parts) == 1 or len({r["verdict"] for r in parts}) > 1 or label == "Theorem 3.8", label
+        assert len({r["part"] for r in parts}) == len(parts) and (len(parts) == 1 or all(r["part"] for r in parts))
+        own_witness = len({r.get("witness") for r in parts}) == len(parts)
+        assert len(parts) == 1 or len({r["verdict"] for r in parts}) > 1 or own_witness, label
 
 
 def test_coverage_and_filters():
     cov = coverage()
     assert cov["total"] == cov["verdict"] == 40
     assert cov["checked"] == 40 - 3                 # Assumption 4.7, Remark 4.8, Proposition 4.9
-    assert set(cov["false"]) >= {"Theorem 3.8(a)", "Lemma 4.4(b)", "Theorem 4.6", "Remark 3.9(i)", "Remark 2.6(ii)"}
+    assert set(cov["false"]) == {"Remark 2.6(ii)", "Theorem 3.8(a)", "Remark 3.9(i)", "Lemma 4.4(a)", "Lemma 4.4(b)",
+                                 "Theorem 4.6"}
     assert sum(cov["by_verdict"].values()) == cov["rows"] == len(LEDGER)
     assert all(r["label"].startswith(("Lemma A", "Lemma B", "Lemma C")) for r in ledger_rows(section="A") +
                ledger_rows(section="B") + ledger_rows(section="C"))
-    assert [r["label"] for r in ledger_rows("4", "false")] == ["Lemma 4.4", "Theorem 4.6"]
+    assert [r["label"] + r["part"] for r in ledger_rows("4", "false")] == ["Lemma 4.4(a)", "Lemma 4.4(b)", "Theorem 4.6"]
     assert ledger_table(ledger_rows(verdict="not checkable")).count("reason:") == len(cov["not_checkable"])
     with pytest.raises(ValueError, match="section"):
         ledger_rows(section="7")

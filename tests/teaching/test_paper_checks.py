@@ -45,6 +45,15 @@ def test_lemma_4_4_a_along_runs():
         assert np.all(report["lemma_4_4a"] <= 1.0)
 
 
+def test_lemma_4_4_a_fails_for_l1():
+    w = pr.lemma_4_4_a_witness()
+    assert max(w["brute_gap"].values()) < 1e-12 and abs(w["brute_gap"][(0, 2)]) < 1e-12   # global block minimizers
+    assert 0 < max(w["step_sq"].values()) < 1e-6 and 0 < w["theta"][(0, 2)] < 1e-3           # tiny steps
+    assert w["lhs_direct"] == pytest.approx(w["lhs"], rel=1e-5)                             # two computations
+    assert w["direct"][(0, 2)][(1, 2)] > 1.5                                                # the pair that jumps
+    assert w["lhs"] > 100 * w["rhs"]
+
+
 def test_theorem_4_10_along_runs():
     report = pr.rate_report(pr.rate_run(n=4, alpha=0.1, seed=2, iters=300))
     corrected, stated = report["theorem_4_10a"], report["theorem_4_10a_as_stated"]
