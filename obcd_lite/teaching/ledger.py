@@ -61,8 +61,10 @@ LEDGER = (
           _T + "test_completeness.py::test_products_of_rotations_never_reach_det_minus_one"), notebook="01",
          errata=(_erratum("Lemma 2.5 and its proof (Appendix D)", "01", "slip",
                           "lemma: rot(theta) = [[c, s], [-s, c]]; proof: [[c, -s], [s, c]], and 'det(V^rot) = -cos^2 - "
-                          "sin^2 = -1'", "the proof's matrix is the lemma's rot(-theta) (same set, opposite angle); the det "
-                          "line is about V^ref", "sympy: proof_rot(theta) = lemma_rot(-theta); det lemma_rot = +1, det ref = -1",
+                          "sin^2 = -1'", "the proof's matrix is the lemma's rot(-theta) (same set, opposite angle); "
+                                         "the det "
+                          "line is about V^ref", "sympy: proof_rot(theta) = lemma_rot(-theta); det lemma_rot = +1, "
+                                                 "det ref = -1",
                           "test_rotation_convention_of_lemma_2_5_proof"),)),
     _row("Remark 2.6", "earlier work used rotations only (Givens rotations for eigenvalue problems and sparse PCA)",
          "not checkable", part="(i)", notebook="01",
@@ -73,7 +75,8 @@ LEDGER = (
          witness="F1: min over reflections 5 - 2 sqrt 5 < min over rotations 3; F2 = ||V - B||^2 + 5||V||_1: "
                  "min over rotations 12 (at I) < min over reflections 16 (sympy and a dense angle grid)",
          fails="no proof is given; the appendix figure shows F2's minimum on the rotation branch",
-         errata=(_erratum("Remark 2.6", "01", "wrong", "the reflection 'results in lower objective values' in both examples",
+         errata=(_erratum("Remark 2.6", "01", "wrong", "the reflection 'results in lower objective values' in both "
+                                                       "examples",
                           "true for F1 only; F2's global minimum is the rotation I (F = 12 < 16)",
                           "F1: min ref 5 - 2 sqrt 5 < min rot 3; F2: min rot 12 < min ref 16",
                           "test_remark_2_6_reflections_win_only_for_f1"),)),
@@ -102,7 +105,8 @@ LEDGER = (
          errata=(_erratum("Corollary 3.2", "03", "gap",
                           "Theorem 3.1 extends to all k >= 2 (C(n, k) block factors); the proof embeds the C(n, 2) 2x2 "
                           "factors", "the statement is not false: for 2 <= k <= n - 2 the C(n, 2) factors get distinct "
-                          "k-blocks (pad with V = I); for k = n - 1, n factors on the n blocks exist; k = n is D itself. "
+                          "k-blocks (pad with V = I); for k = n - 1, n factors on the n blocks exist; k = n is D "
+                          "itself. "
                           "The proof only shows C(n, 2) factors",
                           "matchings for n = 4..7; k = n - 1 factors fitted for n = 4, 5", "test_corollary_3_2_statement"),)),
     _row("Remark 3.3", "(i) reflections are needed: products of rotations have det +1; (ii) the update scheme reaches "
@@ -125,8 +129,10 @@ LEDGER = (
          fails="the proof's eq. (necessary) gives each block its own subgradient, then uses one G for all blocks "
                "(at a zero entry shared by two pairs they need different values)",
          errata=(_erratum("Theorem 3.8(a)", "05", "wrong", "every BS2-point is a critical point",
-                          "true for h = 0 and X >= 0; false for l1 and l0: the proof's eq. (necessary) gives each block its "
-                          "own subgradient and then uses one G for all blocks (at a zero entry shared by two pairs they "
+                          "true for h = 0 and X >= 0; false for l1 and l0: the proof's eq. (necessary) gives each "
+                          "block its "
+                          "own subgradient and then uses one G for all blocks (at a zero entry shared by two pairs "
+                          "they "
                           "need different values)",
                           "F = ||X - T||^2 + 1.35 ||X||_1 on St(3, 2), T = [[1.5, -1.25], [1.5, 1.35], [0.8, 0.25]], X = "
                           "OBCD's limit: every block gap < 1e-12 (brute force over O(2)), dist(0, d_M F(X)) = 0.82",

@@ -1,7 +1,6 @@
 """Each row of obcd_lite.teaching.errata.ERRATA (the notebooks' errata tables) is backed by a test here,
 and the paper's theorem numbers used in the suite are checked against its counters."""
 import os
-import re
 from pathlib import Path
 
 import numpy as np
