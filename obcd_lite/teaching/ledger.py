@@ -209,7 +209,8 @@ LEDGER = (
          PC + "test_remark_4_5_l1_subgradients_are_bounded"),
     _row("Theorem 4.6", "OBCD finds an eps-critical point in expectation within T >= gamma phi c~ / eps iterations",
          "false", PC + "test_theorem_4_6_fails_for_l1",
-         correct="holds for h = 0 (there Lemma 4.4(b) holds); false for h = l1, which Remark 4.5 admits",
+         correct="for h = 0 its inputs hold (Lemma 4.4(b) is an identity, 4.4(a) holds along runs); false for h = l1, "
+                 "which Remark 4.5 admits",
          witness="OBCD started at the Theorem 3.8(a) witness never moves (every block minimized by I: brute force over "
                  "O(2), and 300 random OBCD steps), so dist^2(0, d_M F(X^t)) = 0.67 for all t while c~ is finite "
                  "(F(X_w) = 6.618 > certified lower bound 6.4695): eps = 0.34 is never reached, for any T",
