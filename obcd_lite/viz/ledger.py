@@ -32,7 +32,7 @@ def coverage_figure(cov: dict, figsize=(10, 2.8)):
     for y, v in enumerate(counts[::-1]):
         ax_v.text(v + 0.3, y, str(v), va="center")
     ax_v.set_xlim(0, max(counts) * 1.15)
-    ax_v.set_title(f"verdicts ({cov['rows']} rows: parts with different verdicts count apart)")
+    ax_v.set_title(f"verdicts ({cov['rows']} rows: a statement's parts count apart)")
     fig.tight_layout()
     return fig
 
@@ -69,7 +69,7 @@ def rates_figure(run, report: dict, figsize=(10, 3.6)):
     ax_r.axhline(1.0, color="k", lw=1)
     ax_r.set_xlabel("iteration t")
     ax_r.set_ylabel("measured / bound")
-    ax_r.set_title("holds where the ratio is below 1")
+    ax_r.set_title("h = 0: holds where the ratio is below 1")
     ax_r.legend(fontsize=8)
     steps = np.arange(len(run.err))
     live = run.err > 1e-12
