@@ -16,6 +16,10 @@ VERDICT_COLORS = {"holds": "tab:green", "corrected": "tab:orange", "false": "tab
                   "not checkable": "tab:gray"}
 
 
+SHORT = {"Theorem": "Thm", "Lemma": "Lem", "Remark": "Rem", "Definition": "Def", "Corollary": "Cor",
+         "Proposition": "Prop", "Assumption": "Asm"}
+
+
 def coverage_figure(cov: dict, figsize=(10, 2.8)):
     """Left: statements with a verdict, checked by a test, and the total. Right: the rows by verdict."""
     fig, (ax_c, ax_v) = plt.subplots(1, 2, figsize=figsize, gridspec_kw={"width_ratios": [1, 1.2]})
@@ -37,21 +41,21 @@ def coverage_figure(cov: dict, figsize=(10, 2.8)):
     return fig
 
 
-def verdict_figure(rows: list[dict], title: str = "", figsize=(10, 2.4)):
+def verdict_figure(rows: list[dict], title: str = "", figsize=(10, 2.8)):
     """The selected rows' verdicts as one bar each, labelled by statement (the explorer's figure)."""
     fig, ax = plt.subplots(figsize=figsize)
     if not rows:
         ax.text(0.5, 0.5, "no statement matches", ha="center", va="center", transform=ax.transAxes)
         ax.set_axis_off()
         return fig
-    names = [f"{r['label'].split()[0][:4]}. {r['label'].split()[1]}{r['part']}" for r in rows]
+    names = [f"{SHORT[r['label'].split()[0]]} {r['label'].split()[1]}{r['part']}" for r in rows]
     ax.bar(range(len(rows)), np.ones(len(rows)), color=[VERDICT_COLORS[r["verdict"]] for r in rows])
     ax.set_xticks(range(len(rows)), names, rotation=90, fontsize=9)
     ax.set_yticks([])
     ax.set_xlim(-0.6, max(len(rows), 8) - 0.4)
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in VERDICT_COLORS.values()]
-    ax.legend(handles, list(VERDICT_COLORS), ncol=5, loc="upper center", bbox_to_anchor=(0.5, 1.35), frameon=False)
-    ax.set_title(title, pad=28)
+    ax.legend(handles, list(VERDICT_COLORS), ncol=5, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False,
+              title=title)
     fig.tight_layout()
     return fig
 
