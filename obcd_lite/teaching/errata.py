@@ -1,4 +1,8 @@
-"""Where the paper is wrong, incomplete or only slipped: one table for the whole suite.
+"""Where the paper's unnumbered text (equations, appendix prose, Listing 1) is wrong, incomplete or only slipped.
+
+Errata of the numbered statements (theorems, lemmas, remarks, ...) and of their proofs live in the
+ledger, :data:`obcd_lite.teaching.ledger.LEDGER` (field ``errata``), so nothing is listed twice;
+:func:`all_errata`, :func:`errata_rows` and :func:`errata_table` show both together.
 
 Each row of :data:`ERRATA` says where (``where``), what the paper writes (``paper``), what holds
 (``correct``), how much it matters (``kind``), a concrete instance, the notebook that shows it and
@@ -14,19 +18,16 @@ remarks and definitions; appendix lemmas A.x, B.x, C.x), checked in ``tests/teac
 """
 from __future__ import annotations
 
+from .ledger import LEDGER
+
 KINDS = ("wrong", "over-count", "gap", "slip")
 
 ERRATA = (
-    # --- notebook 01: the 2x2 examples of Remark 2.6 / Appendix C.1, Lemma 2.5, Theorem 3.8 -----------------
+    # --- notebook 01: the 2x2 examples of Appendix C.1 ----------------------------------------------------
     {"where": "Appendix C.1, the examples of Remark 2.6", "notebook": "01", "kind": "wrong",
      "paper": "F2(V) = ||V - B||^2 + 5||V||_1 has 8 critical points",
      "correct": "16: the 8 kinks (local minima) and 8 smooth local maxima, all satisfying Definition 3.4",
      "instance": "B = [[1, 0], [1, 2]], mu = 5", "test": "test_f2_has_16_critical_points"},
-    {"where": "Remark 2.6", "notebook": "01", "kind": "wrong",
-     "paper": "the reflection 'results in lower objective values' in both examples",
-     "correct": "true for F1 only; F2's global minimum is the rotation I (F = 12 < 16)",
-     "instance": "F1: min ref 5 - 2 sqrt 5 < min rot 3; F2: min rot 12 < min ref 16",
-     "test": "test_remark_2_6_reflections_win_only_for_f1"},
     {"where": "Appendix C.1, BS2-points", "notebook": "01", "kind": "gap",
      "paper": "each example has one unique BS2-point",
      "correct": "only for small alpha: K = F(VX) + alpha/2 ||V - I||^2 and ||V - I||^2 = 4 on reflections; "
@@ -34,17 +35,6 @@ ERRATA = (
                 "the 8 kinks for 4 <= alpha < 2 sqrt 5, then smooth maxima join, all 16 for alpha >= 10",
      "instance": "bs2_points_2x2(T, mu, alpha) on a grid of alpha, checked by a brute-force minimization of K",
      "test": "test_bs2_points_depend_on_alpha"},
-    {"where": "Lemma 2.5 and its proof (Appendix D)", "notebook": "01", "kind": "slip",
-     "paper": "lemma: rot(theta) = [[c, s], [-s, c]]; proof: [[c, -s], [s, c]], and 'det(V^rot) = -cos^2 - sin^2 = -1'",
-     "correct": "the proof's matrix is the lemma's rot(-theta) (same set, opposite angle); the det line is about V^ref",
-     "instance": "sympy: proof_rot(theta) = lemma_rot(-theta); det lemma_rot = +1, det ref = -1",
-     "test": "test_rotation_convention_of_lemma_2_5_proof"},
-    {"where": "Theorem 3.8(b), proof, step 5", "notebook": "01", "kind": "slip",
-     "paper": "K(V; X, B) = F(X + U_B (V - I) U_B^T X)",
-     "correct": "only >=: K majorizes F along the block (eq. (11)); the chain K(I) <= K(V) still follows",
-     "instance": "random sparse PCA instance, alpha = 0.5: K(V) - F(X_B(V)) > 0 for V != I",
-     "test": "test_theorem_3_8_b_step_5_is_an_inequality"},
-    # --- notebook 02: problem (3), eq. (11) and Appendix B ----------------------------------------------------
     {"where": "eq. (11), first line", "notebook": "02", "kind": "slip",
      "paper": "F(X_B(V)) <= f(X) + <V - I, [grad f(X) X^T]_BB> + 1/2 ||V - I||^2_(Q + alpha I) + h(V U_B^T X)",
      "correct": "+ h(U_Bc^T X) is missing (the constant c'' of the second line has it); at V = I the line "
@@ -85,77 +75,27 @@ ERRATA = (
     {"where": "Qt = varsigma I", "notebook": "02", "kind": "gap", "paper": "not discussed",
      "correct": "w = d = 0: quartic -(at-b)^2(1+t^2), double root t = b/a: use it directly",
      "instance": "Qt = 2 I", "test": "test_identity_qt_double_root"},
-    # --- notebook 03: Theorem 3.1, Corollary 3.2, Lemma A.5, Listing 1 ----------------------------------------
-    {"where": "Theorem 3.1, proof of (a)", "notebook": "03", "kind": "slip",
-     "paper": "Givens QR gives 'R lower triangular with R_ij = 0 for all i < j'",
-     "correct": "Givens QR (Listing 1) zeroes R_ij for i > j: R is upper triangular; Lemma A.5 applies to R^T",
-     "instance": "jacobi_givens_qr without sign fixes on a random D: R upper triangular, diagonal +-1",
-     "test": "test_givens_qr_r_is_upper_triangular"},
-    {"where": "Lemma A.5", "notebook": "03", "kind": "slip",
-     "paper": "proof: R R^T = (Q X)(Q X)^T",
-     "correct": "the lemma is true as stated (an orthogonal lower triangular R is diagonal with +-1); the proof's "
-                "first step should read (Q^T X)(Q^T X)^T, since R = Q^T X",
-     "instance": "random orthogonal lower triangular R: diagonal +-1", "test": "test_lemma_a5_is_true_as_stated"},
-    {"where": "Theorem 3.1, proof, point c)", "notebook": "03", "kind": "slip",
-     "paper": "lines 7-10 of Listing 1 are executed n - 2 times",
-     "correct": "they are an if: 0 to n - 1 times, depending on D", "instance": "n = 6, 200 random D: 0 to 5 times",
-     "test": "test_sign_fix_count_depends_on_d"},
-    {"where": "Theorem 3.1(a) vs Listing 1", "notebook": "03", "kind": "gap",
-     "paper": "factors W_1 ... W_C(n,2), one per block B_i; Listing 1 uses the n - 1 neighbouring pairs, repeatedly",
-     "correct": "the statement holds: pivoting on the diagonal row uses each pair exactly once (order='distinct')",
-     "instance": "n = 6: 'paper' order 5 distinct pairs, 'distinct' order 15", "test": "test_distinct_pairs_order"},
-    {"where": "Corollary 3.2", "notebook": "03", "kind": "gap",
-     "paper": "Theorem 3.1 extends to all k >= 2 (C(n, k) block factors); the proof embeds the C(n, 2) 2x2 factors",
-     "correct": "the statement is not false: for 2 <= k <= n - 2 the C(n, 2) factors get distinct k-blocks (pad with "
-                "V = I); for k = n - 1, n factors on the n blocks exist; k = n is D itself. The proof only shows "
-                "C(n, 2) factors",
-     "instance": "matchings for n = 4..7; k = n - 1 factors fitted for n = 4, 5", "test": "test_corollary_3_2_statement"},
+    # --- notebook 03: Listing 1 --------------------------------------------------------------------------------
     {"where": "Listing 1, footnote of point c)", "notebook": "03", "kind": "slip",
      "paper": "alternatively use the reflection diag(-1, 1) instead of -I at lines 7-10",
      "correct": "then every sign fix is a reflection: point d)'s single reflection at the end (iff det D = -1) no "
                 "longer holds; det +1 matrices can get 2 or more reflections",
      "instance": "random D in O(6): reflections counted with both variants",
      "test": "test_listing_1_footnote_moves_the_reflection"},
-    # --- notebook 05: the optimality hierarchy (Theorem 3.8, Lemma 4.4) -----------------------------------
-    {"where": "Theorem 3.8(a)", "notebook": "05", "kind": "wrong",
-     "paper": "every BS2-point is a critical point",
-     "correct": "true for h = 0 and X >= 0; false for l1, l0 and capped-l1: the proof's eq. (necessary) gives each "
-                "block its own subgradient and then uses one G for all blocks (at a zero entry shared by two pairs "
-                "they need different values)",
-     "instance": "F = ||X - T||^2 + 1.35 ||X||_1 on St(3, 2), T = [[1.5, -1.25], [1.5, 1.35], [0.8, 0.25]], X = OBCD's "
-                 "limit: every block gap <= 9e-16 (brute force over O(2)), dist(0, d_M F(X)) = 0.82",
-     "test": "test_theorem_3_8_a_fails_for_l1_and_l0"},
-    {"where": "Theorem 3.8(a), capped-l1", "notebook": "05", "kind": "wrong",
-     "paper": "every BS2-point is a critical point (capped-l1 is one of the paper's penalties)",
-     "correct": "false for capped-l1 as well: with tau >= 1 capped-l1 equals l1 on St(n, r) (|X_ij| <= 1), so the "
-                "l1 witness serves; for tau < 1 a witness of its own, the same mechanism at a shared zero entry",
-     "instance": "F = ||X - T||^2 + 1.81 sum min(|X_ij|, 0.3) on St(3, 2), T = [[-0.05, 0.24], [-0.73, 0.89], "
-                 "[1.05, 0.93]], X = OBCD's limit: every block gap < 1e-12 (brute force over O(2)), "
-                 "dist(0, d_M F(X)) = 1.49",
-     "test": "test_theorem_3_8_a_fails_for_capped_l1"},
-    {"where": "Theorem 3.8(c)", "notebook": "05", "kind": "wrong",
-     "paper": "every BS_{k+1}-point is a BS_k-point",
-     "correct": "with the exact Q of eq. (9), and with Q = varsigma I of eq. (10) when varsigma is the same for every "
-                "block (e.g. varsigma = L_f): for B in B' the two majorizers agree on diag(V, 1). It fails with a "
-                "block-dependent varsigma such as Lemma C.2's ||Z D Z^T|| ||C_BB||: a BS3-point need not be BS2",
-     "instance": "h = 0, r = 1: eigenvectors of random symmetric 4 x 4 C, classified with Lemma C.2's varsigma "
-                 "(BS3, not BS2) and with varsigma = L_f (BS_{k+1} => BS_k); exact Q for k = 3: certified O(3) search",
-     "test": "test_theorem_3_8_c_fails_only_with_block_dependent_varsigma"},
-    {"where": "Lemma 4.4(b)", "notebook": "05", "kind": "wrong",
-     "paper": "dist(0, d_M F(X))^2 <= gamma * mean over blocks of the block residuals",
-     "correct": "fails at the Theorem 3.8(a) witness (left 0.67, right 0); gamma = C(n,k)/C(n-2,k-2) itself is the "
-                "right count",
-     "instance": "the Theorem 3.8(a) witness",
-     "test": "test_lemma_4_4_b_fails_at_the_witness"},
-
 )
 
 
+def all_errata() -> tuple[dict, ...]:
+    """The errata of unnumbered text (ERRATA), then those the ledger keeps with its numbered statements."""
+    return ERRATA + tuple(e for row in LEDGER for e in row.get("errata", ()))
+
+
 def errata_rows(notebook: str | None = None) -> list[dict]:
-    """The rows of ``ERRATA`` shown in ``notebook`` ("01", "02", "03", "05"), or all of them."""
-    if notebook is not None and notebook not in {r["notebook"] for r in ERRATA}:
-        raise ValueError(f"notebook must be one of {sorted({r['notebook'] for r in ERRATA})}, got {notebook!r}")
-    return [r for r in ERRATA if notebook is None or r["notebook"] == notebook]
+    """The rows of :func:`all_errata` shown in ``notebook`` ("01", "02", "03", "05"), or all of them."""
+    rows = all_errata()
+    if notebook is not None and notebook not in {r["notebook"] for r in rows}:
+        raise ValueError(f"notebook must be one of {sorted({r['notebook'] for r in rows})}, got {notebook!r}")
+    return [r for r in rows if notebook is None or r["notebook"] == notebook]
 
 
 def errata_table(notebook: str | None = None) -> str:

@@ -1,0 +1,237 @@
+"""Section 4 of the paper measured: Lemma 4.4(a), Theorems 4.10 and 4.11 along OBCD runs with the exact
+conditional expectations (h = 0), and the witnesses that Lemma 4.4(a) and Theorem 4.6 fail for h = l1.
+
+The theorems bound conditional expectations E_{xi^t}[.] over the random working set B^t. For a small
+n they are computed exactly here: at every iterate all C(n, 2) block subproblems are solved (the
+suite's global k = 2 solver) and averaged, then one block is drawn uniformly to take the step, as
+Algorithm 1 does. The problem is sparse PCA without a penalty (f = -tr(X^T C X), h = 0), whose
+KL exponent is sigma = 1/2 (a quadratic on St(n, r): Liu, So and Wu 2016), so Theorem 4.11(b)
+predicts a linear rate.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import minimize
+
+from ..optimality import block_report, global_minimum
+from ..optimality.criticality import residual_details, tangent_part
+from ..penalties import L1
+from ..problems import procrustes, randn_covariance, sparse_pca
+from ..solvers import get_solver
+from ..stiefel import random_stiefel
+from ..subproblem import block_data, brute_force_2x2, majorizer_value
+from .hierarchy import WITNESS_T, block_residuals, bs2_not_critical_witness
+
+
+@dataclass
+class RateRun:
+    """One OBCD run (k = 2, exact Q) with the expectations of Section 4 at every iterate t.
+
+    Per-iterate arrays: ``s`` = F(X^t) - F_inf, ``e2`` = E||V^t - I||_F^2 and ``e1`` = E||V^t - I||_F
+    (over B^t), ``lhs44`` = E dist^2(0, d_M K(I; X^{t+1}, B^{t+1})) (over B^t and B^{t+1}),
+    ``sqrt_s_next`` = E sqrt(F(X^{t+1}) - F_inf), ``dist`` = dist(0, d(F + iota_M)(X^t)) = ||P_T grad f||,
+    ``err`` = ||X^t - X^inf|| (X^inf: the last iterate). Constants: gamma, phi (Lemma 4.4), kappa
+    (Theorem 4.10), the KL constant c of phi(s) = c s^(1/2) (the smallest valid along the run's tail).
+    """
+
+    s: np.ndarray
+    e2: np.ndarray
+    e1: np.ndarray
+    lhs44: np.ndarray
+    sqrt_s_next: np.ndarray
+    dist: np.ndarray
+    err: np.ndarray
+    gamma: float
+    phi: float
+    alpha: float
+    kappa: float
+    c: float
+
+
+def rate_run(n: int = 5, r: int = 2, alpha: float = 0.5, iters: int = 120, seed: int = 0,
+             tail: int = 5) -> RateRun:
+    """Run OBCD (k = 2, uniform random blocks, exact Q of eq. (9)) on sparse PCA (randn data, h = 0) and
+    record the exact conditional expectations (module docstring). ``tail``: iterates before it are left
+    out when fitting the KL constant (Proposition 4.9 holds near the limit only)."""
+    if n < 3 or not 1 <= r < n:
+        raise ValueError(f"need n >= 3 and 1 <= r < n, got n = {n}, r = {r}")
+    problem = sparse_pca(randn_covariance(2 * n + 2, n, rng=seed))
+    rng = np.random.default_rng(seed)
+    X = random_stiefel(n, r, rng=rng)
+    eig = np.linalg.eigvalsh(problem.C)                  # f = 1/2 tr(X^T C X) with C = -2 cov
+    F_inf = 0.5 * float(np.sum(eig[:r]))                 # the r smallest eigenvalues of C
+    gamma = float(math.comb(n, 2))                       # C(n, 2) / C(n - 2, 0)
+    L_f = float(np.abs(eig).max())
+    C_F = float(np.sqrt(np.sum(np.sort(eig**2)[-r:])))   # max over St(n, r) of ||C X||_F
+    phi = 72.0 * (C_F**2 + alpha**2 + L_f**2)
+    rec = {key: [] for key in ("s", "e2", "e1", "lhs44", "sqrt_s_next", "dist")}
+    iterates = [X]
+    for _ in range(iters):
+        G = problem.grad(X)
+        rec["s"].append(max(problem.F(X) - F_inf, 0.0))
+        rec["dist"].append(float(np.linalg.norm(G - 0.5 * X @ (X.T @ G + G.T @ X))))
+        report = block_report(problem, X, 2, alpha=alpha, Q="exact")
+        nexts, d2 = [], []
+        for B, V in report.minimizers.items():
+            Xn = X.copy()
+            Xn[list(B)] = V @ X[list(B)]
+            nexts.append(Xn)
+            d2.append(float(np.sum((V - np.eye(2)) ** 2)))
+        # for h = 0: d_M K(I; Y, B) = [A]_BB with A = grad f(Y) Y^T - Y grad f(Y)^T; its mean over the
+        # pairs B is ||A||^2 / gamma (Lemma A.4, zero diagonal)
+        lhs = [float(np.sum((problem.grad(Y) @ Y.T - Y @ problem.grad(Y).T) ** 2)) / gamma for Y in nexts]
+        rec["e2"].append(float(np.mean(d2)))
+        rec["e1"].append(float(np.mean(np.sqrt(d2))))
+        rec["lhs44"].append(float(np.mean(lhs)))
+        rec["sqrt_s_next"].append(float(np.mean([math.sqrt(max(problem.F(Y) - F_inf, 0.0)) for Y in nexts])))
+        X = nexts[int(rng.integers(len(nexts)))]
+        iterates.append(X)
+    arrays = {key: np.array(value) for key, value in rec.items()}
+    err = np.array([np.linalg.norm(Y - iterates[-1]) for Y in iterates[:-1]])
+    live = slice(tail, None)
+    ok = arrays["dist"][live] > 0
+    c = float(np.max(2.0 * np.sqrt(arrays["s"][live][ok]) / arrays["dist"][live][ok]))
+    return RateRun(**arrays, err=err, gamma=gamma, phi=phi, alpha=alpha,
+                   kappa=2.0 * math.sqrt(gamma * phi) / alpha, c=c)
+
+
+def rate_report(run: RateRun, floor: float = 1e-9) -> dict:
+    """Each Section 4 statement as a ratio along the run (<= 1: the inequality holds at that t).
+
+    ``lemma_4_4a``: E dist^2(0, d_M K(I; X^{t+1}, B^{t+1})) / (phi E||V^t - I||^2).
+    ``theorem_4_10a``: (E_{t+1})^2 / (kappa E_t (phi_t - E phi_{t+1})) with E_{t+1} = (E||V^t - I||^2)^(1/2),
+    as the proof defines it; ``theorem_4_10a_as_stated``: the same with the statement's
+    E_{t+1} = (E||V^t - I||)^(1/2). ``theorem_4_10b``: D_t / (E_t + 2 kappa phi_t).
+    ``measured_rate``: the fitted linear rate of ||X^t - X^inf||; ``predicted_rate``: Theorem 4.11(b)'s
+    tau = (kk + 1) / (kk + 2), kk = 2 kappa c (c (1 - sigma) sqrt(gamma phi))^((1 - sigma) / sigma), sigma = 1/2.
+    Only iterates with F(X^t) - F_inf > ``floor`` count (below it the differences are rounding).
+    """
+    live = np.flatnonzero(run.s > floor)
+    live = live[(live >= 1) & (live < len(run.s) - 1)]
+    drop = run.c * (np.sqrt(run.s) - run.sqrt_s_next)          # phi_t - E phi_{t+1}
+    E = np.sqrt(run.e2)                                        # E[t] is the paper's E_{t+1}
+    tails = np.cumsum(E[::-1])[::-1]                           # D_t = sum_{j >= t} E_{j+1}
+    ratio_a = run.e2[live] / (run.kappa * E[live - 1] * drop[live])
+    ratio_literal = run.e1[live] / (run.kappa * np.sqrt(run.e1[live - 1]) * drop[live])
+    ratio_b = tails[live] / (E[live - 1] + 2 * run.kappa * run.c * np.sqrt(run.s[live]))
+    fit = np.flatnonzero(run.err > 1e3 * floor)
+    slope = np.polyfit(fit, np.log(run.err[fit]), 1)[0]
+    kk = 2 * run.kappa * run.c * (run.c * 0.5 * math.sqrt(run.gamma * run.phi))
+    return {"iterations": live, "lemma_4_4a": run.lhs44[live] / (run.phi * run.e2[live]),
+            "theorem_4_10a": ratio_a, "theorem_4_10a_as_stated": ratio_literal, "theorem_4_10b": ratio_b,
+            "measured_rate": float(np.exp(slope)), "predicted_rate": (kk + 1) / (kk + 2)}
+
+
+def _independent_distance(problem, X) -> float:
+    """dist(0, d_M F(X)) for h = lam ||X||_1 by L-BFGS-B over the subgradient box (an exact zero entry may
+    take any value in [-lam, lam]; others lam sign(x)): independent of the suite's BVLS."""
+    lam = problem.h.lam
+    grad = problem.grad(X)
+    zero = X == 0.0
+    base = grad + lam * np.sign(X)
+
+    def value(t):
+        G = base.copy()
+        G[zero] += t
+        R = tangent_part(X, G)
+        # gradient of ||A(G)||^2 in G is 2 (R - X R^T X); keep the zero entries
+        return float(np.sum(R * R)), 2.0 * (R - X @ R.T @ X)[zero]
+
+    res = minimize(value, np.zeros(int(zero.sum())), jac=True, method="L-BFGS-B",
+                   bounds=[(-lam, lam)] * int(zero.sum()), options={"ftol": 1e-15, "gtol": 1e-12})
+    return math.sqrt(res.fun)
+
+
+def l1_subgradient_bound(problem, r: int, trials: int = 200, rng=0) -> dict:
+    """Remark 4.5: for h = lam ||X||_1, every G in dF(X) lies in grad f(X) + lam [-1, 1]^(n x r), so
+    ||G||_F <= C_F = ||C||_2 sqrt(r) + ||L||_F + lam sqrt(n r) on St(n, r). Returns C_F and the largest
+    ||grad f(X) + lam S|| over random X and random vertices S of the box (a superset of dF(X))."""
+    rng = np.random.default_rng(rng)
+    n, lam = problem.n, problem.h.lam
+    L = 0.0 if problem.L is None else float(np.linalg.norm(problem.L))
+    C_F = float(np.abs(np.linalg.eigvalsh(problem.C)).max() * math.sqrt(r) + L + lam * math.sqrt(n * r))
+    worst = 0.0
+    for _ in range(trials):
+        X = random_stiefel(n, r, rng=rng)
+        S = rng.choice([-1.0, 1.0], size=X.shape)
+        worst = max(worst, float(np.linalg.norm(problem.grad(X) + lam * S)))
+    return {"C_F": C_F, "largest": worst}
+
+
+def _constants(problem, r: int, alpha: float) -> tuple[float, float]:
+    """(phi, gamma) of Lemma 4.4 for k = 2 and an l1 quadratic problem (C_F: Remark 4.5's bound, >= the true one)."""
+    C_F = l1_subgradient_bound(problem, r, trials=1)["C_F"]
+    L_f = float(np.abs(np.linalg.eigvalsh(problem.C)).max())
+    return 72.0 * (C_F**2 + alpha**2 + L_f**2), float(math.comb(problem.n, 2))
+
+
+def lemma_4_4_a_witness(lam: float = 1.34, alpha: float = 1e-5) -> dict:
+    """Lemma 4.4(a) fails for h = l1: one OBCD step from X^0 = the Theorem 3.8(a) witness X_w, with lam
+    lowered from 1.35 to ``lam``.
+
+    Every block minimizer is within 1e-3 of I (``step_sq``: ||V_B - I||^2; checked against a brute-force
+    minimization over O(2): ``brute_gap`` = K(V_B) - brute-force min, ``theta`` its angle), but the block
+    (0, 2) step moves the zero entry X[2, 1] off zero; the subgradient there is then fixed and the pair
+    (1, 2) is far from stationary. So E dist^2(0, d_M K(I; X^1, B^1)) (``lhs``, the suite's pair ranges)
+    is much larger than phi E||V^0 - I||^2 (``rhs``, with phi from an upper bound of C_F). ``lhs_direct``
+    is a lower bound of ``lhs`` computed independently: only the step without zero entries, where the
+    subgradient is unique and the pair residuals are sqrt(2) |[G Y^T - Y G^T]_ij| in closed form.
+    """
+    base = bs2_not_critical_witness("l1")
+    X = base.X
+    problem = procrustes(np.asarray(WITNESS_T), L1(lam))
+    report = block_report(problem, X, 2, alpha=alpha, Q="exact")
+    G0 = problem.grad(X)
+    phi, gamma = _constants(problem, X.shape[1], alpha)
+    out = {"step_sq": {}, "brute_gap": {}, "theta": {}, "residuals": {}, "direct": {}}
+    lhs, direct = [], []
+    for B, V in report.minimizers.items():
+        Qt, P, Z, _ = block_data(problem, X, G0, list(B), alpha, "exact")
+        brute = brute_force_2x2(Qt, P, Z, problem.h)
+        out["brute_gap"][B] = majorizer_value(Qt, P, V, V @ Z, problem.h) - brute.value
+        out["theta"][B] = brute.theta
+        out["step_sq"][B] = float(np.sum((V - np.eye(2)) ** 2))
+        Y = X.copy()
+        Y[list(B)] = V @ X[list(B)]
+        res = block_residuals(problem, Y)
+        out["residuals"][B] = res
+        lhs.append(float(np.mean([d * d for d in res.values()])))
+        if np.all(Y != 0.0):
+            G = problem.grad(Y) + lam * np.sign(Y)
+            A = G @ Y.T - Y @ G.T
+            out["direct"][B] = {pair: math.sqrt(2.0) * abs(A[pair]) for pair in res}
+            direct.append(float(np.mean([d * d for d in out["direct"][B].values()])))
+    out.update(lhs=float(np.mean(lhs)), lhs_direct=float(np.sum(direct)) / len(lhs),
+               rhs=phi * float(np.mean(list(out["step_sq"].values()))), phi=phi, lam=lam, alpha=alpha)
+    return out
+
+
+def theorem_4_6_witness(steps: int = 300, rng=3) -> dict:
+    """Theorem 4.6 fails for h = l1 (which satisfies its assumption, Remark 4.5).
+
+    Start OBCD at the Theorem 3.8(a) witness X_w (a BS_2-point, alpha = 1e-5). Every block subproblem is
+    minimized by I (gaps by brute force over O(2)), so every iterate is X_w (checked by running the
+    suite's OBCD ``steps`` steps with random blocks). Hence min_t dist^2(0, d_M F(X^t)) = dist^2(0, d_M F(X_w))
+    for every T, while F(X_w) > F_inf makes c~ finite and positive: for eps = dist^2 / 2 and any
+    T >= ceil(gamma phi c~ / eps), the theorem's conclusion min_t E dist^2 <= eps fails.
+    The distance is computed twice (the suite's BVLS and an independent L-BFGS-B).
+    """
+    w = bs2_not_critical_witness("l1")
+    problem, X = w.problem, w.X
+    alpha = 1e-5
+    run = get_solver("obcd")(problem, X, max_iter=steps, rng=rng, alpha=alpha)
+    g = global_minimum(problem, r=X.shape[1], rng=0)
+    phi, gamma = _constants(problem, X.shape[1], alpha)
+    c_tilde = 2.0 * (problem.F(X) - g.lower_bound) / alpha   # >= the theorem's c~ (F_inf >= lower bound)
+    dist = residual_details(problem, X).value
+    eps = dist**2 / 2
+    return {"X": X, "block_gaps": w.brute, "moved": float(np.abs(run.X - X).max()), "steps": steps,
+            "F": problem.F(X), "F_lower": g.lower_bound, "F_best": g.value, "certified": g.certified,
+            "dist": dist, "dist_independent": _independent_distance(problem, X), "eps": eps,
+            "T": math.ceil(gamma * phi * c_tilde / eps), "gamma": gamma, "phi": phi, "c_tilde": c_tilde}
+
+
+__all__ = ["RateRun", "rate_run", "rate_report", "l1_subgradient_bound", "lemma_4_4_a_witness", "theorem_4_6_witness"]

@@ -1,0 +1,89 @@
+"""Figures of notebook 06: the ledger's coverage and verdicts, and Section 4 measured along OBCD runs.
+
+Compute: :mod:`obcd_lite.teaching.ledger` and :mod:`obcd_lite.teaching.paper_rates`.
+"""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .style import apply_style
+
+apply_style()
+
+#: One colour per verdict, in every figure of the ledger.
+VERDICT_COLORS = {"holds": "tab:green", "corrected": "tab:orange", "false": "tab:red", "definition": "tab:blue",
+                  "not checkable": "tab:gray"}
+
+
+SHORT = {"Theorem": "Thm", "Lemma": "Lem", "Remark": "Rem", "Definition": "Def", "Corollary": "Cor",
+         "Proposition": "Prop", "Assumption": "Asm"}
+
+
+def coverage_figure(cov: dict, figsize=(10, 2.8)):
+    """Left: statements with a verdict, checked by a test, and the total. Right: the rows by verdict."""
+    fig, (ax_c, ax_v) = plt.subplots(1, 2, figsize=figsize, gridspec_kw={"width_ratios": [1, 1.2]})
+    names = ["total", "with a verdict", "checked by a test"]
+    values = [cov["total"], cov["verdict"], cov["checked"]]
+    ax_c.barh(names[::-1], values[::-1], color=["tab:green", "tab:blue", "0.7"])
+    for y, v in enumerate(values[::-1]):
+        ax_c.text(v + 0.5, y, str(v), va="center")
+    ax_c.set_xlim(0, cov["total"] * 1.15)
+    ax_c.set_title("numbered statements of the paper")
+    verdicts = list(cov["by_verdict"])
+    counts = [cov["by_verdict"][v] for v in verdicts]
+    ax_v.barh(verdicts[::-1], counts[::-1], color=[VERDICT_COLORS[v] for v in verdicts[::-1]])
+    for y, v in enumerate(counts[::-1]):
+        ax_v.text(v + 0.3, y, str(v), va="center")
+    ax_v.set_xlim(0, max(counts) * 1.15)
+    ax_v.set_title(f"verdicts ({cov['rows']} rows: a statement's parts count apart)")
+    fig.tight_layout()
+    return fig
+
+
+def verdict_figure(rows: list[dict], title: str = "", figsize=(10, 2.8)):
+    """The selected rows' verdicts as one bar each, labelled by statement (the explorer's figure)."""
+    fig, ax = plt.subplots(figsize=figsize)
+    if not rows:
+        ax.text(0.5, 0.5, "no statement matches", ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+        return fig
+    names = [f"{SHORT[r['label'].split()[0]]} {r['label'].split()[1]}{r['part']}" for r in rows]
+    ax.bar(range(len(rows)), np.ones(len(rows)), color=[VERDICT_COLORS[r["verdict"]] for r in rows])
+    ax.set_xticks(range(len(rows)), names, rotation=90, fontsize=9)
+    ax.set_yticks([])
+    ax.set_xlim(-0.6, max(len(rows), 8) - 0.4)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in VERDICT_COLORS.values()]
+    ax.legend(handles, list(VERDICT_COLORS), ncol=5, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False,
+              title=title)
+    fig.tight_layout()
+    return fig
+
+
+def rates_figure(run, report: dict, figsize=(10, 3.6)):
+    """Left: Lemma 4.4(a) and Theorem 4.10(a) as measured / bound ratios along the run (<= 1 holds),
+    with the statement's and the proof's E_{t+1}. Right: Theorem 4.11(b), ||X^t - X^inf|| against the
+    fitted rate and the theorem's rate tau (from the same constants)."""
+    fig, (ax_r, ax_x) = plt.subplots(1, 2, figsize=figsize)
+    t = report["iterations"]
+    ax_r.semilogy(t, report["lemma_4_4a"], ".", ms=3, label="Lemma 4.4(a)")
+    ax_r.semilogy(t, report["theorem_4_10a"], ".", ms=3, label="Thm 4.10(a), proof's E")
+    ax_r.semilogy(t, report["theorem_4_10a_as_stated"], ".", ms=3, label="Thm 4.10(a), statement's E")
+    ax_r.semilogy(t, report["theorem_4_10b"], ".", ms=3, label="Thm 4.10(b)")
+    ax_r.axhline(1.0, color="k", lw=1)
+    ax_r.set_xlabel("iteration t")
+    ax_r.set_ylabel("measured / bound")
+    ax_r.set_title("h = 0: holds where the ratio is below 1")
+    ax_r.legend(fontsize=8)
+    steps = np.arange(len(run.err))
+    live = run.err > 1e-12
+    ax_x.semilogy(steps[live], run.err[live], ".", ms=3, label="‖Xᵗ − X^∞‖ measured")
+    start = run.err[0]
+    ax_x.semilogy(steps, start * report["measured_rate"] ** steps, "--", label="fitted rate")
+    ax_x.semilogy(steps, start * report["predicted_rate"] ** steps, "k-", label="Theorem 4.11(b)'s rate τ")
+    ax_x.set_xlabel("iteration t")
+    ax_x.set_ylim(max(run.err[live].min() / 10, 1e-12), start * 10)
+    ax_x.set_title("Theorem 4.11(b): linear rate (σ = 1/2)")
+    ax_x.legend(fontsize=8)
+    fig.tight_layout()
+    return fig

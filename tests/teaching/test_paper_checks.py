@@ -1,0 +1,130 @@
+"""The deciding tests of the ledger rows that had no check before issue 18 (obcd_lite.teaching.ledger):
+Sections 2-4 and Appendices A and C of the paper, on random and adversarial instances."""
+import math
+
+import numpy as np
+import pytest
+
+from obcd_lite import L1
+from obcd_lite.problems import procrustes
+from obcd_lite.teaching import paper_checks as pc
+from obcd_lite.teaching import paper_rates as pr
+
+
+def test_lemma_2_1_and_lemma_2_2():
+    out = pc.update_identities(n=6, r=3, k=3, trials=20, rng=0)
+    for key in ("2.1a", "2.1b", "2.2a", "2.2b", "2.2c_equality"):
+        assert out[key] < 1e-12, key
+    assert out["2.2c_slack"] >= -1e-12
+    # k = n: the whole matrix rotates, ||X+ - X|| can reach ||V - I|| (r = n) but not exceed it
+    tight = pc.update_identities(n=3, r=3, k=3, trials=10, rng=1)
+    assert -1e-12 <= tight["2.2c_slack"] < 1e-12
+
+
+def test_lemma_2_3_and_remark_2_4():
+    out = pc.subproblem_reduction(k=3, rng=0)
+    assert out["spread_a"] < 1e-12                     # (a): K and problem (3) differ by a constant
+    assert out["gap_b"] >= -1e-12 and out["nuclear_b"] < 1e-12   # (b): -P_M(P) is the global minimizer
+    assert out["descent_count"] > 50 and out["descent_slack"] >= -1e-12   # Remark 2.4(b)
+    assert pc.subproblem_reduction(k=4, rng=1)["gap_b"] >= -1e-12        # Remark 2.4(a), k = 4
+
+
+def test_remark_3_5():
+    out = pc.remark_3_5()
+    assert 1 - 1e-12 <= out["ratio_min"] and out["ratio_max"] <= 2 + 1e-12
+    zero_zero, skew, normal = out["pure"]["X S"], out["pure"]["X W"], out["pure"]["N"]
+    assert max(zero_zero) < 1e-12                       # both conditions hold together
+    assert min(skew) > 1 and min(normal) > 1           # and fail together
+    assert skew[0] == pytest.approx(2 * skew[1]) and normal[0] == pytest.approx(normal[1])
+
+
+def test_lemma_4_4_a_along_runs():
+    for seed in (0, 2):
+        report = pr.rate_report(pr.rate_run(n=4, alpha=0.1, seed=seed, iters=150))
+        assert report["lemma_4_4a"].size > 20
+        assert np.all(report["lemma_4_4a"] <= 1.0)
+
+
+def test_lemma_4_4_a_fails_for_l1():
+    w = pr.lemma_4_4_a_witness()
+    assert max(w["brute_gap"].values()) < 1e-12 and abs(w["brute_gap"][(0, 2)]) < 1e-12   # global block minimizers
+    assert 0 < max(w["step_sq"].values()) < 1e-6 and 0 < w["theta"][(0, 2)] < 1e-3           # tiny steps
+    assert w["lhs_direct"] == pytest.approx(w["lhs"], rel=1e-5)                             # two computations
+    assert w["direct"][(0, 2)][(1, 2)] > 1.5                                                # the pair that jumps
+    assert w["lhs"] > 100 * w["rhs"]
+
+
+def test_theorem_4_10_along_runs():
+    report = pr.rate_report(pr.rate_run(n=4, alpha=0.1, seed=2, iters=300))
+    corrected, stated = report["theorem_4_10a"], report["theorem_4_10a_as_stated"]
+    assert np.all(corrected <= 1.0) and np.all(report["theorem_4_10b"] <= 1.0)
+    # the statement's E_{t+1} = (E||V - I||)^(1/2): the ratio grows as the run converges and passes 1
+    assert stated.max() > 1.0 and stated[-5:].mean() > 10 * stated[:5].mean()
+
+
+def test_theorem_4_11_b_linear_rate():
+    run = pr.rate_run(n=4, alpha=0.1, seed=2, iters=300)
+    report = pr.rate_report(run)
+    assert report["measured_rate"] < 0.99 and report["measured_rate"] <= report["predicted_rate"] < 1.0
+    # the proof's first step: ||X^t - X^inf|| <= D_t = sum_{j >= t} ||V^j - I||, here with the realized steps
+    E = np.sqrt(run.e2)
+    assert np.all(run.err[: len(E)] <= np.cumsum(E[::-1])[::-1] * math.sqrt(math.comb(4, 2)) + 1e-12)
+
+
+def test_remark_4_5_l1_subgradients_are_bounded():
+    rng = np.random.default_rng(0)
+    problem = procrustes(rng.standard_normal((5, 2)), L1(0.7))
+    out = pr.l1_subgradient_bound(problem, 2, trials=300, rng=1)
+    assert 0 < out["largest"] <= out["C_F"]
+
+
+def test_theorem_4_6_fails_for_l1():
+    w = pr.theorem_4_6_witness()
+    assert max(w["block_gaps"].values()) < 1e-12 and w["moved"] < 1e-12      # OBCD never leaves X_w
+    assert w["dist"] == pytest.approx(w["dist_independent"], abs=1e-8) and w["dist"] > 0.8
+    assert w["certified"] and w["F"] > w["F_lower"] + 0.1                     # c~ > 0: X_w is not global
+    assert w["dist"] ** 2 > w["eps"] and 0 < w["T"] < math.inf               # eps never reached, T finite
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_lemma_a1(n):
+    for k in range(2, n + 1):
+        assert pc.block_map_rank(n, k) == n * n        # only W = 0 has every block zero
+    assert pc.block_map_rank(n, 1) == n                # k = 1: only the diagonal is seen (the proof's remark)
+
+
+def test_lemma_a2():
+    out = pc.lemma_a2_slack()
+    assert out["random_min"] >= 0 and abs(out["tight"]) < 1e-12
+
+
+@pytest.mark.parametrize("n", [4, 6])
+def test_lemma_a4(n):
+    assert all(pc.lemma_a4_residual(n, k, rng=k) == 0 for k in range(2, n + 1))
+
+
+def test_lemma_a6_and_a7():
+    out = pc.tangent_projection()
+    for key in ("tangent", "normal", "distance", "identity"):
+        assert out[key] < 1e-12, key
+    assert out["closest"] >= 0 and out["ratio"] <= 1 + 1e-12
+
+
+def test_lemma_a8():
+    assert pc.lemma_a8_residual() < 1e-12
+
+
+def test_lemma_a9():
+    assert pc.lemma_a9_slack() >= -1e-12
+
+
+@pytest.mark.parametrize("tau, a", [(0.5, 1.0), (1.0, 0.2), (3.0, 5.0)])
+def test_lemma_a10(tau, a):
+    assert pc.lemma_a10_ratio(tau, a, T=4000) <= 1 + 1e-12
+
+
+def test_lemma_c1_and_c2():
+    for seed in range(3):
+        out = pc.kron_q(rng=seed)
+        assert out["c1a"] < 1e-12 and out["c1b"] < 1e-12
+        assert out["c2a"] >= -1e-12 and out["c2b"] >= -1e-12
