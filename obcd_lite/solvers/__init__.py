@@ -19,6 +19,7 @@ from .manpg import manpg, manpg_ada, manpg_subproblem
 from .obcd import obcd, working_sets
 from .psm import psm
 from .radmm import radmm
+from .rcd import rcd
 from .rsubgrad import rsubgrad
 from .soc import soc
 
@@ -32,6 +33,7 @@ SOLVERS = {
     "soc": soc,
     "radmm": radmm,
     "psm": psm,
+    "rcd": rcd,
 }
 
 
@@ -44,4 +46,4 @@ def get_solver(name: str):
 
 
 __all__ = ["SOLVERS", "get_solver", "obcd", "cayley_method", "working_sets", "manpg", "manpg_ada",
-           "manpg_subproblem", "rsubgrad", "soc", "radmm", "psm"]
+           "manpg_subproblem", "rsubgrad", "soc", "radmm", "psm", "rcd"]
