@@ -17,6 +17,7 @@ from __future__ import annotations
 from .cayley import cayley_method
 from .manpg import manpg, manpg_ada, manpg_subproblem
 from .obcd import obcd, working_sets
+from .obcd_rot import obcd_rot
 from .psm import psm
 from .radmm import radmm
 from .rcd import rcd
@@ -34,6 +35,7 @@ SOLVERS = {
     "radmm": radmm,
     "psm": psm,
     "rcd": rcd,
+    "obcd_rot": obcd_rot,
 }
 
 
@@ -46,4 +48,4 @@ def get_solver(name: str):
 
 
 __all__ = ["SOLVERS", "get_solver", "obcd", "cayley_method", "working_sets", "manpg", "manpg_ada",
-           "manpg_subproblem", "rsubgrad", "soc", "radmm", "psm", "rcd"]
+           "manpg_subproblem", "rsubgrad", "soc", "radmm", "psm", "rcd", "obcd_rot"]
