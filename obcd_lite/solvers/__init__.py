@@ -18,6 +18,7 @@ from .cayley import cayley_method
 from .manpg import manpg, manpg_ada, manpg_subproblem
 from .obcd import obcd, working_sets
 from .obcd_rot import obcd_rot
+from .obcd_step import obcd_step
 from .psm import psm
 from .radmm import radmm
 from .rcd import rcd
@@ -36,6 +37,7 @@ SOLVERS = {
     "psm": psm,
     "rcd": rcd,
     "obcd_rot": obcd_rot,
+    "obcd_step": obcd_step,
 }
 
 
@@ -48,4 +50,4 @@ def get_solver(name: str):
 
 
 __all__ = ["SOLVERS", "get_solver", "obcd", "cayley_method", "working_sets", "manpg", "manpg_ada",
-           "manpg_subproblem", "rsubgrad", "soc", "radmm", "psm", "rcd", "obcd_rot"]
+           "manpg_subproblem", "rsubgrad", "soc", "radmm", "psm", "rcd", "obcd_rot", "obcd_step"]
