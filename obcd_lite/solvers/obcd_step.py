@@ -32,21 +32,32 @@ not a one-step method); a prox in the ambient space followed by a projection ont
 loses the decrease guarantee, and for l0 / X >= 0 (nonconvex or an indicator) the projection
 can undo the prox entirely.
 
+Engines: for k = 2 on a :class:`~obcd_lite.problems.QuadraticProblem` the step is compiled
+(:func:`pair_steps`: OBCD's ``block_arithmetic`` for M and varsigma, the Cayley rotation in closed
+form, V = [[1 - b^2, -2 b], [2 b, 1 - b^2]] / (1 + b^2) with b = t w / 2, w = M_12 - M_21, and
+``step_2x2`` for G and f), so its time compares with OBCD's compiled engine; k > 2 (or another
+problem type) runs the NumPy step :func:`block_step`.
+
 Defaults: k = 2, working_set = "random" (OBCD's uniform draws), max_iter = 10,000, log_every =
 100 (OBCD's). One iteration is one block; F is tracked exactly from the change of the block
 (``problem.apply_step``, Appendix C.3 (i)) and recomputed at the returned X for ``Result.F``.
 """
 from __future__ import annotations
 
+import itertools
+import math
 from typing import Callable
 
 import numpy as np
+from numba import njit
 
+from ..block_arithmetic import block_2x2, step_2x2
+from ..problems import QuadraticProblem
 from ..results import Recorder, Result, Step, check_budget
 from ..threads import one_blas_thread
 from ..validation import UnsupportedProblemError, as_matrix, check_stiefel
 from .cayley import cayley_matrix
-from .obcd import DEFAULT_MAX_ITER, WORKING_SET_RULES, working_sets
+from .obcd import COMPILED_CHUNK, DEFAULT_MAX_ITER, WORKING_SET_RULES, working_sets
 
 
 def block_step(problem, X: np.ndarray, G: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, float, float]:
@@ -61,6 +72,41 @@ def block_step(problem, X: np.ndarray, G: np.ndarray, B: np.ndarray) -> tuple[np
         return np.eye(len(B)), 0.0, 0.0
     t = 0.5 / L_B
     return cayley_matrix(W, t), t, norm_W**2 / (8.0 * L_B)
+
+
+@njit(cache=True)
+def pair_steps(C, D, X, G, blocks, F, out):
+    """Do the k = 2 steps of ``blocks`` ((m, 2) int64) in place on X and G; return the tracked F.
+
+    ``out`` (m, 3) receives t, the guaranteed decrease ||W||_F^2 / (8 L_B) and b = t w / 2 of each
+    step (V is the Cayley rotation of b, see the module docstring)."""
+    r = X.shape[1]
+    Z, ZD, dZ, buf = np.empty((2, r)), np.empty((2, r)), np.empty((2, r)), np.empty((2, r))
+    Qt, P = np.empty((4, 4)), np.empty((2, 2))
+    for s in range(blocks.shape[0]):
+        b0, b1 = blocks[s, 0], blocks[s, 1]
+        block_2x2(C, D, X, G, b0, b1, 0.0, False, Z, ZD, Qt, P)  # Qt = varsigma I, P = M - varsigma I
+        sigma = Qt[0, 0]
+        w = P[0, 1] - P[1, 0]
+        L_B = sigma + math.sqrt((P[0, 0] + sigma) ** 2 + P[0, 1] ** 2 + P[1, 0] ** 2 + (P[1, 1] + sigma) ** 2)
+        t = bound = b = 0.0
+        if w != 0.0 and L_B != 0.0:
+            t = 0.5 / L_B
+            b = 0.5 * t * w
+            bound = 2.0 * w * w / (8.0 * L_B)
+        c, sn = (1.0 - b * b) / (1.0 + b * b), 2.0 * b / (1.0 + b * b)
+        for j in range(r):
+            new0 = c * Z[0, j] - sn * Z[1, j]
+            new1 = sn * Z[0, j] + c * Z[1, j]
+            dZ[0, j], dZ[1, j] = new0 - Z[0, j], new1 - Z[1, j]
+            X[b0, j], X[b1, j] = new0, new1
+        F += step_2x2(C, D, G, b0, b1, dZ, buf)
+        out[s, 0], out[s, 1], out[s, 2] = t, bound, b
+    return F
+
+
+def _cayley_rotation(b: float) -> np.ndarray:
+    return np.array([[1.0 - b * b, -2.0 * b], [2.0 * b, 1.0 - b * b]]) / (1.0 + b * b)
 
 
 @one_blas_thread
@@ -99,21 +145,32 @@ def obcd_step(problem, X0, *, max_iter: int | None = None, time_limit: float | N
         raise ValueError(f"working_set must be 'random' or 'cyclic', got {working_set!r}")
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
     blocks = working_sets(n, k, working_set, rng)
-    G = problem.grad(X)
+    G = np.ascontiguousarray(problem.grad(X))
     F = problem.f_from_grad(X, G)
     rec = Recorder("obcd_step", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
                    callback=callback, columns=("t",))
     rec.log(0, X, F)
+    compiled = k == 2 and isinstance(problem, QuadraticProblem)
     stop_reason, it = "max_iter", 0
-    for it in range(1, max_iter + 1):
-        B = next(blocks)
-        V, t, bound = block_step(problem, X, G, B)
-        Z = X[B]
-        VZ = V @ Z
+    while it < max_iter:
+        m = 1 if callback is not None or not compiled else min(COMPILED_CHUNK, max_iter - it,
+                                                               rec.log_every - it % rec.log_every)
         F_before = F
-        F += problem.apply_step(G, B, VZ - Z)
-        X[B] = VZ
-        reason = rec.after_step(it, X, F, F_before, B, V, t=t, bound=bound)
+        if compiled:
+            chunk = np.array(list(itertools.islice(blocks, m)), dtype=np.int64).reshape(m, 2)
+            out = np.empty((m, 3))
+            F = pair_steps(problem._C, problem._D, X, G, chunk, F, out)
+            B, (t, bound, b) = chunk[-1], out[-1]
+            V = _cayley_rotation(b) if callback is not None else None
+        else:
+            B = next(blocks)
+            V, t, bound = block_step(problem, X, G, B)
+            Z = X[B]
+            VZ = V @ Z
+            F += problem.apply_step(G, B, VZ - Z)
+            X[B] = VZ
+        it += m
+        reason = rec.after_step(it, X, F, F_before, B, V, t=float(t), bound=float(bound))
         if reason is not None:
             stop_reason = reason
             break

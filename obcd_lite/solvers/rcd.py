@@ -28,7 +28,12 @@ the current gradient (the code's ``egradrowi``), here kept up to date in O(nr) p
 Defaults from the code: stepsize = 1, update_type = "cyclic", linearization = True,
 numupdates = C(n, 2) (every pair once per sweep), maxiter = 100 sweeps. The step is unscaled, as
 in the code (its Procrustes cost carries a 1/p, and its experiments tune the step: 1.1 to 1.3):
-a too large step for the problem's scaling oscillates; the method guarantees no decrease.
+a too large step for the problem's scaling oscillates, a too small one crawls (data scaled to
+||A||_F = 1 has ||C||_2 << 1). ``stepsize="lipschitz"`` (not in the code) takes 1 / L_eta with
+L_eta = sqrt(2) (||C|| ||D|| sqrt(r) + ||L||_F) + 2 ||C|| ||D|| >= |phi''| for
+phi(eta) = f(R(eta) X) (phi'' = -<G_B, Z> + tr(Z'^T C_BB Z' D), ||Z||_F^2 = ||Z'||_F^2 <= 2): with
+the current gradient (``linearization=False``) every update then decreases f (descent lemma);
+with the linearized gradient no decrease is guaranteed at any step size.
 
 Differences from the reference code (all deliberate):
 
@@ -107,6 +112,14 @@ def rcd_updates(X, G, pairs, stepsize, fresh, C, D, eta_out):
     return change
 
 
+def angle_lipschitz(problem: QuadraticProblem, r: int) -> float:
+    """L_eta = sqrt(2) (||C|| ||D|| sqrt(r) + ||L||_F) + 2 ||C|| ||D||, a bound on the second derivative
+    of f along any pair rotation of a point of St(n, r) (module docstring)."""
+    curvature = problem.lipschitz()
+    linear = 0.0 if problem.L is None else float(np.linalg.norm(problem.L))
+    return float(np.sqrt(2.0) * (curvature * np.sqrt(r) + linear) + 2.0 * curvature)
+
+
 def all_pairs(n: int) -> np.ndarray:
     """The C(n, 2) pairs (i, j), i < j, in the code's (lexicographic) order, as an int64 array."""
     i, j = np.triu_indices(n, k=1)
@@ -135,7 +148,7 @@ class _Sweeps:
 @one_blas_thread
 def rcd(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
         callback: Callable[[Step], bool | None] | None = None, log_every: int | None = None,
-        stepsize: float = 1.0, update_type: str = "cyclic", linearization: bool = True,
+        stepsize: float | str = 1.0, update_type: str = "cyclic", linearization: bool = True,
         numupdates: int | None = None) -> Result:
     """Run RCD (Han, Jawanpuria, Mishra 2024; ``coordinate_descent_orthogonal.m``) from ``X0``.
 
@@ -149,7 +162,8 @@ def rcd(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     callback : called with a :class:`~obcd_lite.results.Step` after every update (``B`` the pair,
         ``V`` its 2 x 2 rotation, ``info["eta"]`` the angle); returning True stops.
     log_every : history row every this many updates (default: one sweep, as the code logs).
-    stepsize : the angle's step (the code's ``stepsize``, default 1; not scaled to the problem).
+    stepsize : the angle's step (the code's ``stepsize``, default 1; not scaled to the problem), or
+        "lipschitz" for 1 / L_eta (a QuadraticProblem; see the module docstring).
     update_type : "cyclic" (default), "replace" or "noreplace", the code's pair orders.
     linearization : True (default): the gradient once per sweep; False: the current gradient.
     numupdates : updates per sweep (default C(n, 2)).
@@ -169,6 +183,12 @@ def rcd(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
         raise ValueError(f"rcd needs n >= 2 rows to rotate a pair, got X0 of shape {X.shape}")
     if hasattr(problem, "check_point"):
         problem.check_point(X, "X0")
+    if isinstance(stepsize, str) and stepsize == "lipschitz":
+        if not isinstance(problem, QuadraticProblem):
+            raise ValueError(f"stepsize='lipschitz' needs a QuadraticProblem, got a {type(problem).__name__}")
+        stepsize = 1.0 / angle_lipschitz(problem, r)
+    if isinstance(stepsize, str):
+        raise ValueError(f"stepsize must be a positive number or 'lipschitz', got stepsize = {stepsize!r}")
     stepsize = check_nonnegative(stepsize, "stepsize", strict=True)
     if update_type not in UPDATE_TYPES:
         raise ValueError(f"update_type must be 'cyclic', 'replace' or 'noreplace', got {update_type!r}")

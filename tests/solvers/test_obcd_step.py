@@ -7,6 +7,7 @@ import pytest
 from obcd_lite.penalties import L0, L1, CappedL1
 from obcd_lite.problems import nonneg_pca, procrustes, sparse_pca
 from obcd_lite.solvers import SOLVERS, obcd, obcd_step
+from obcd_lite.solvers.obcd_step import block_step
 from obcd_lite.stiefel import feasibility, identity_init, random_stiefel
 from obcd_lite.validation import UnsupportedProblemError
 
@@ -88,3 +89,20 @@ def test_bad_input_determinism_registry():
     a, b, c = (obcd_step(problem, X0, max_iter=50, rng=seed) for seed in (1, 1, 2))
     assert np.array_equal(a.X, b.X) and not np.array_equal(a.X, c.X)
     assert SOLVERS["obcd_step"] is obcd_step and a.solver == "obcd_step"
+
+
+def test_compiled_pair_step_is_the_numpy_cayley_step():
+    """k = 2: the compiled closed form (pair_steps) gives the V of block_step (np.linalg.solve)."""
+    problem = PROBLEMS["procrustes"]()
+    X = random_stiefel(9, 3, 11)
+    steps = []
+    obcd_step(problem, X, max_iter=40, rng=12,
+              callback=lambda s: steps.append((s.B.copy(), s.V.copy(), s.X.copy(), s.info["t"])))
+    prev = X
+    for B, V, X_after, t in steps:
+        V_ref, t_ref, _ = block_step(problem, prev, problem.grad(prev), B)
+        assert np.allclose(V, V_ref, atol=1e-13) and t == pytest.approx(t_ref, rel=1e-13)
+        assert np.allclose(X_after[B], V_ref @ prev[B], atol=1e-13)
+        prev = X_after
+    chunked = obcd_step(problem, X, max_iter=40, rng=12, log_every=7)  # chunks end at the log rows
+    assert np.allclose(chunked.X, prev, atol=1e-14)

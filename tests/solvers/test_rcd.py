@@ -7,7 +7,7 @@ import pytest
 from obcd_lite.penalties import L0, L1, CappedL1, NonNeg
 from obcd_lite.problems import QuadraticProblem, nonneg_pca, procrustes, sparse_pca
 from obcd_lite.solvers import SOLVERS, rcd
-from obcd_lite.solvers.rcd import all_pairs
+from obcd_lite.solvers.rcd import all_pairs, angle_lipschitz
 from obcd_lite.stiefel import feasibility, random_stiefel
 from obcd_lite.validation import UnsupportedProblemError
 
@@ -83,20 +83,11 @@ def test_one_update_per_sweep_linearized_equals_fresh_gradient():
     assert a.F == pytest.approx(b.F, abs=1e-12)
 
 
-def angle_lipschitz(problem: QuadraticProblem, r: int) -> float:
-    """A bound on |phi''| for phi(eta) = f(R(eta) X), f = 1/2 tr(X^T C X) + <L, X>:
-    |phi''| <= ||G_B||_F ||Z||_F + ||C||_2 ||Z||_F^2 with ||Z||_F^2 <= 2 and ||G||_F <= ||C||_2 sqrt(r) + ||L||_F."""
-    c = float(np.linalg.norm(problem.C, 2))
-    lin = 0.0 if problem.L is None else float(np.linalg.norm(problem.L))
-    return np.sqrt(2.0) * (c * np.sqrt(r) + lin) + 2.0 * c
-
-
 @pytest.mark.parametrize("update_type", ["cyclic", "replace", "noreplace"])
 def test_fresh_gradient_with_step_one_over_L_decreases_every_update(update_type):
     problem = procrustes(np.random.default_rng(6).standard_normal((7, 3)))
     steps = []
-    res = rcd(problem, random_stiefel(7, 3, 7), max_iter=300, stepsize=1.0 / angle_lipschitz(problem, 3),
-              linearization=False, update_type=update_type, rng=8,
+    res = rcd(problem, random_stiefel(7, 3, 7), max_iter=300, stepsize="lipschitz", linearization=False, update_type=update_type, rng=8,
               callback=lambda s: steps.append((s.F_before, s.F, s.B.copy(), s.V.copy(), s.info["eta"])))
     before, after = np.array([s[0] for s in steps]), np.array([s[1] for s in steps])
     assert np.all(after <= before + 1e-12)
@@ -104,6 +95,28 @@ def test_fresh_gradient_with_step_one_over_L_decreases_every_update(update_type)
     for _, _, B, V, eta in steps[:5]:  # the callback sees the pair and its rotation
         assert B[0] < B[1] and np.linalg.det(V) == pytest.approx(1.0) and V[0, 1] == pytest.approx(np.sin(eta))
     assert res.F == problem.F(res.X)
+    c, lin = np.linalg.norm(problem.C, 2), np.linalg.norm(problem.L)
+    assert angle_lipschitz(problem, 3) == pytest.approx(np.sqrt(2) * (c * np.sqrt(3) + lin) + 2 * c)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_angle_lipschitz_bounds_the_second_derivative(seed):
+    """|phi''(eta)| <= L_eta for phi(eta) = f(R(eta) X), by finite differences over pairs and angles."""
+    rng = np.random.default_rng(seed)
+    M = rng.standard_normal((6, 6))
+    problem = QuadraticProblem(M + M.T, D=np.diag(rng.random(3) + 0.5), L=rng.standard_normal((6, 3)))
+    X = random_stiefel(6, 3, seed)
+    bound, h = angle_lipschitz(problem, 3), 1e-4
+
+    def phi(i, j, eta):
+        Y = X.copy()
+        Y[[i, j]] = np.array([[np.cos(eta), np.sin(eta)], [-np.sin(eta), np.cos(eta)]]) @ X[[i, j]]
+        return problem.f(Y)
+
+    second = [abs(phi(i, j, e + h) - 2 * phi(i, j, e) + phi(i, j, e - h)) / h**2
+              for i, j in all_pairs(6) for e in np.linspace(0, 2 * np.pi, 13)]
+    assert max(second) <= bound
+    assert max(second) >= bound / 20  # a bound, not a vacuous one
 
 
 def test_square_problem_never_leaves_SO_n_X0_and_stops_at_the_floor():
@@ -158,6 +171,8 @@ def test_bad_input_names_the_value():
     X0 = np.eye(4, 2)
     with pytest.raises(ValueError, match="stepsize = -1"):
         rcd(problem, X0, stepsize=-1)
+    with pytest.raises(ValueError, match="stepsize = 'auto'"):
+        rcd(problem, X0, stepsize="auto")
     with pytest.raises(ValueError, match="update_type.*'random'"):
         rcd(problem, X0, update_type="random")
     with pytest.raises(ValueError, match="numupdates = 0"):
