@@ -17,8 +17,11 @@ from __future__ import annotations
 from .cayley import cayley_method
 from .manpg import manpg, manpg_ada, manpg_subproblem
 from .obcd import obcd, working_sets
+from .obcd_rot import obcd_rot
+from .obcd_step import obcd_step
 from .psm import psm
 from .radmm import radmm
+from .rcd import rcd
 from .rsubgrad import rsubgrad
 from .soc import soc
 
@@ -32,6 +35,9 @@ SOLVERS = {
     "soc": soc,
     "radmm": radmm,
     "psm": psm,
+    "rcd": rcd,
+    "obcd_rot": obcd_rot,
+    "obcd_step": obcd_step,
 }
 
 
@@ -44,4 +50,4 @@ def get_solver(name: str):
 
 
 __all__ = ["SOLVERS", "get_solver", "obcd", "cayley_method", "working_sets", "manpg", "manpg_ada",
-           "manpg_subproblem", "rsubgrad", "soc", "radmm", "psm"]
+           "manpg_subproblem", "rsubgrad", "soc", "radmm", "psm", "rcd", "obcd_rot", "obcd_step"]
