@@ -9,6 +9,9 @@ and declines a problem it cannot handle with an ``UnsupportedProblemError`` (a `
 naming the penalty,
 before doing any work. The infeasible (splitting / penalty) baselines "soc", "radmm" and "psm"
 return their copy of X on St(n, r), scored honestly (:mod:`obcd_lite.solvers.infeasible`).
+OBCD's nearest relatives, each dropping one of its ingredients (docs/relatives.md): "rcd"
+(Riemannian coordinate descent: one angle step, rotations only), "obcd_rot" (the exact search on
+rotations only) and "obcd_step" (one Cayley step per block instead of the global solve).
 :data:`SOLVERS` maps the registry names to the functions; the modules are
 ``obcd_lite.solvers.<name>`` (``from obcd_lite import obcd`` is the function).
 """

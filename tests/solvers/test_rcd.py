@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from obcd_lite.penalties import L0, L1, CappedL1, NonNeg
+from obcd_lite.penalties import L0, L1, CappedL1
 from obcd_lite.problems import QuadraticProblem, nonneg_pca, procrustes, sparse_pca
 from obcd_lite.solvers import SOLVERS, rcd
 from obcd_lite.solvers.rcd import all_pairs, angle_lipschitz
