@@ -129,6 +129,7 @@ def procrustes_runs(instance: ProcrustesInstance, methods: dict, *, sweeps: int 
     sweep. ``methods``: label -> (registry name, options). Returns label -> Result."""
     p = instance.X0.shape[0]
     pairs = p * (p - 1) // 2
+    _warm_up(methods)
     out = {}
     for label, (name, options) in methods.items():
         out[label] = get_solver(name)(instance.problem, instance.X0, max_iter=sweeps * pairs, log_every=pairs,
@@ -261,7 +262,8 @@ def ablation_grid(*, problems=ABLATION_PROBLEMS, datasets=("spiked", "digits"), 
 
 
 def _warm_up(variants: dict) -> None:
-    """A few steps of each variant on a 4 x 2 PCA, so that compiling is not charged to a timed run."""
+    """A few steps of each variant on a 4 x 2 PCA, so that compiling is not charged to a timed run.
+    ``variants``: label -> (registry name, options)."""
     problem = sparse_pca(np.diag([4.0, 3.0, 2.0, 1.0]) / 10.0 + 0.01)
     for name, options in variants.values():
         get_solver(name)(problem, np.eye(4)[:, :2], max_iter=3, rng=0, **options)

@@ -22,7 +22,7 @@ def procrustes_figure(runs: dict, names: dict, F_star: float, F_floor: float, ti
     with the floor of the start's component (dashed) when it is above F*.
 
     runs : label -> Result; names : label -> registry name (for the colour)."""
-    fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.6), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(9.0, 4.2), sharey=True)
     for label, res in runs.items():
         h = res.history
         gap = np.maximum((np.asarray(h["F"]) - F_star) / abs(F_star), 1e-16)  # log axis: exact 0 at the bottom
@@ -37,10 +37,11 @@ def procrustes_figure(runs: dict, names: dict, F_star: float, F_floor: float, ti
     axes[0].set_xlabel("pair updates")
     axes[1].set_xlabel("seconds")
     axes[0].set_ylabel("(F - F*) / |F*|")
-    axes[1].legend(fontsize=9)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=9)  # below the axes: no curve hidden
     if title:
         fig.suptitle(title)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.14, 1, 1))
     return fig
 
 
@@ -60,6 +61,7 @@ def ablation_figure(table: pd.DataFrame, title: str = "") -> plt.Figure:
         y = [max(float(sub.loc[inst, "F - F_best"]), floor) for inst in instances if inst in sub.index]
         ax.bar(x, y, width=width, bottom=floor / 10, color=VARIANT_COLORS.get(variant), label=variant)
     ax.set_yscale("log")
+    ax.set_ylim(top=ax.get_ylim()[1] * 1e3)  # room for the legend above the bars
     ax.set_xticks(range(len(instances)))
     ax.set_xticklabels(instances, rotation=20)
     ax.set_ylabel("F - F_best (<= 1e-12 at the floor)")
