@@ -5,6 +5,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 
 from obcd_lite import L1, SOLVERS, get_solver, identity_init, sparse_pca
 from obcd_lite.threads import blas_threads, blas_threads_limited, blas_threads_report
+from obcd_lite.validation import UnsupportedProblemError
 
 
 def _blas_counts():
@@ -14,11 +15,15 @@ def _blas_counts():
 @pytest.mark.parametrize("name", sorted(SOLVERS))
 def test_solver_runs_at_one_blas_thread_and_restores(name):
     seen = []
-    problem = sparse_pca(np.diag([3.0, 2.0, 1.0, 0.5]), L1(0.01))
     with threadpool_limits(limits=2, user_api="blas"):
         before = _blas_counts()
-        get_solver(name)(problem, identity_init(4, 2), max_iter=3,
-                         callback=lambda step: seen.append(_blas_counts()))
+        for h in (L1(0.01), None):  # smooth-only solvers (rcd, obcd_step) decline l1: then h = 0
+            try:
+                get_solver(name)(sparse_pca(np.diag([3.0, 2.0, 1.0, 0.5]), h), identity_init(4, 2), max_iter=3,
+                                 callback=lambda step: seen.append(_blas_counts()))
+                break
+            except UnsupportedProblemError:
+                assert h is not None
         assert _blas_counts() == before == [2] * len(before)
     if seen:  # solvers that call back: inside, every BLAS library has one thread
         assert all(counts == [1] * len(counts) for counts in seen)

@@ -9,6 +9,9 @@ and declines a problem it cannot handle with an ``UnsupportedProblemError`` (a `
 naming the penalty,
 before doing any work. The infeasible (splitting / penalty) baselines "soc", "radmm" and "psm"
 return their copy of X on St(n, r), scored honestly (:mod:`obcd_lite.solvers.infeasible`).
+OBCD's nearest relatives, each dropping one of its ingredients (docs/relatives.md): "rcd"
+(Riemannian coordinate descent: one angle step, rotations only), "obcd_rot" (the exact search on
+rotations only) and "obcd_step" (one Cayley step per block instead of the global solve).
 :data:`SOLVERS` maps the registry names to the functions; the modules are
 ``obcd_lite.solvers.<name>`` (``from obcd_lite import obcd`` is the function).
 """
@@ -17,8 +20,11 @@ from __future__ import annotations
 from .cayley import cayley_method
 from .manpg import manpg, manpg_ada, manpg_subproblem
 from .obcd import obcd, working_sets
+from .obcd_rot import obcd_rot
+from .obcd_step import obcd_step
 from .psm import psm
 from .radmm import radmm
+from .rcd import rcd
 from .rsubgrad import rsubgrad
 from .soc import soc
 
@@ -32,6 +38,9 @@ SOLVERS = {
     "soc": soc,
     "radmm": radmm,
     "psm": psm,
+    "rcd": rcd,
+    "obcd_rot": obcd_rot,
+    "obcd_step": obcd_step,
 }
 
 
@@ -44,4 +53,4 @@ def get_solver(name: str):
 
 
 __all__ = ["SOLVERS", "get_solver", "obcd", "cayley_method", "working_sets", "manpg", "manpg_ada",
-           "manpg_subproblem", "rsubgrad", "soc", "radmm", "psm"]
+           "manpg_subproblem", "rsubgrad", "soc", "radmm", "psm", "rcd", "obcd_rot", "obcd_step"]

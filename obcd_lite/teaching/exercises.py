@@ -148,3 +148,29 @@ def rotations_reach(r_less_than_n: bool, floor_r_equal_n: float, n: int = 5, r: 
     reach = bool(np.allclose(D @ X0, X) and np.linalg.det(D) > 0)
     floor = closest_with_det(random_orthogonal(n, -1, gen), det=+1)[1]
     return bool(r_less_than_n) == reach and bool(np.isclose(floor_r_equal_n, floor))
+
+
+# --- notebook 07 ---------------------------------------------------------------------------------------
+
+def procrustes_gap(gap: float, M, p: int) -> bool:
+    """Exercise 07.1: the floor F_floor - F* of a rotations-only method on -tr(X^T M)/p when det X0
+    is the wrong sign, in closed form (compared with the two special-Procrustes optima)."""
+    from ..experiments.relatives import special_procrustes
+
+    best = special_procrustes(M, 1)[1], special_procrustes(M, -1)[1]
+    truth = abs(best[0] - best[1]) / p
+    print(f"your gap = {gap:.6g}; max over det +1 minus max over det -1, divided by p = {truth:.6g}")
+    return bool(np.isclose(gap, truth, rtol=1e-9, atol=0.0))
+
+
+def which_reach(names, p: int = 4, sweeps: int = 100, rng=0) -> bool:
+    """Exercise 07.2: which of rcd, obcd_rot, obcd_step, obcd get below the floor on a det-mismatched
+    Procrustes instance (run here, not looked up)."""
+    from ..experiments.relatives import procrustes_instance, procrustes_runs
+
+    inst = procrustes_instance(p, mismatch=True, rng=rng)
+    methods = {name: (name, {}) for name in ("rcd", "obcd_rot", "obcd_step", "obcd")}
+    runs = procrustes_runs(inst, methods, sweeps=sweeps)
+    below = {name for name, res in runs.items() if res.F < inst.F_floor - 1e-9 * abs(inst.F_floor)}
+    print(f"below the floor after {sweeps} sweeps (p = {p}): {sorted(below)}")
+    return set(names) == below

@@ -354,11 +354,14 @@ def explore(n: int = 4, r: int = 1, penalty: str = "l1", lam: float = 0.1, k: in
         raise ValueError(f"r must be an integer with 1 <= r <= n = {n}, got r = {r!r}")
     problem = tiny_problem(n, penalty, lam, seed)
     X0 = random_start(problem, n, r, seed)
-    options = {"k": k, "alpha": alpha, "working_set": "cyclic"} if solver == "obcd" else {}
+    # the sliders k and alpha reach the solvers that have them (OBCD and its relatives)
+    options = {"obcd": {"k": k, "alpha": alpha, "working_set": "cyclic"},
+               "obcd_rot": {"alpha": alpha, "working_set": "cyclic"},
+               "obcd_step": {"k": k, "working_set": "cyclic"}}.get(solver, {})
     result = get_solver(solver)(problem, X0, max_iter=max_iter, rng=seed, **options)
     angles = n * r - r * (r + 1) // 2
     c = classify(problem, result.X, alpha=alpha, global_search=angles <= EXPLORER_MAX_ANGLES)
-    label = f"obcd (k = {k})" if solver == "obcd" else solver
+    label = f"{solver} (k = {k})" if "k" in options else solver
     return Exploration(label, result, c)
 
 

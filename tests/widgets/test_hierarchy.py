@@ -32,6 +32,21 @@ def test_widget_redraws_and_reports_errors():
     assert ex.state["error"] is None
 
 
+def test_the_relatives_in_the_explorer():
+    """rcd / obcd_step decline l1 as a message; on h = 0 every relative runs and is classified."""
+    ex = build_explorer(n=3, r=1, penalty="l1")
+    for name in ("rcd", "obcd_step"):
+        ex.controls["solver"].value = name
+        assert "handles smooth f only" in ex.state["error"]
+    ex.controls["penalty"].value = "zero"
+    for name in ("rcd", "obcd_step", "obcd_rot"):
+        ex.controls["solver"].value = name
+        assert ex.state["error"] is None
+    e = explore(n=4, r=1, penalty="zero", k=3, solver="obcd_step")
+    assert e.solver == "obcd_step (k = 3)" and e.result.solver == "obcd_step"
+    assert explore(n=4, r=1, penalty="l1", solver="obcd_rot").result.solver == "obcd_rot"
+
+
 def test_bad_r():
     with pytest.raises(ValueError, match="r must be an integer with 1 <= r <= n = 3"):
         explore(n=3, r=4)

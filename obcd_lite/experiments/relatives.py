@@ -1,0 +1,379 @@
+"""OBCD against its nearest relatives (issue 20, notebook 07): what the global solve and the
+reflections buy, measured.
+
+Three measurements, pure compute (figures in :mod:`obcd_lite.viz.relatives`):
+
+1. **Procrustes on O(n)** in the setting of RCD's own experiment (Han, Jawanpuria, Mishra, ICML 2024,
+   ``andyjm3/rcd:test_procrustes.m``, example 1): min -tr(X^T B A^T)/p over O(p), A = randn(p, p),
+   B = randn(p, p), X0 = qr(randn(p, p)). Every row update X(B,:) <- V X(B,:) multiplies det X by
+   det V, so a rotations-only method stays in {det X = det X0}. When det X0 differs from the sign of
+   the global minimizer U V^T (M = B A^T = U S V^T), the best it can reach is
+   :func:`special_procrustes`: U diag(1, ..., 1, -1) V^T, the SVD with the smallest singular value's
+   sign flipped, whose gap is exactly 2 s_min / p (:func:`procrustes_floor_gap`).
+2. **The ablation grid**: OBCD against itself with one ingredient removed (:data:`ABLATION`), on PCA,
+   l0/l1-SPCA and nonnegative PCA, same starts and budgets (:func:`ablation_grid`).
+3. **Do solvers agree?** Limits of several solvers on one instance compared up to a signed permutation
+   of the columns (:func:`signed_permutation_distance`, the distance of Frerix & Bruna's
+   ``util.symmetrized_norm``, here by linear assignment) and classified (:func:`classify_limit`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import linear_sum_assignment
+
+from ..optimality import block_report, riemannian_residual
+from ..penalties import L0, L1, count_nonzeros
+from ..problems import QuadraticProblem, nonneg_pca, sparse_pca
+from ..solvers import get_solver, manpg_subproblem
+from ..data import load_dataset
+from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative
+from .runner import start_point
+
+# --------------------------------------------------------------------------- 1. Procrustes on O(p)
+
+#: Relative optimality gap at which RCD's experiment stops (``minoptgaptol`` of test_procrustes.m).
+PROCRUSTES_GAP_TOL = 1e-5
+#: Flops per pair update as ``coordinate_descent_orthogonal.m`` counts them: two row products
+#: (2p each) and the rotation of two rows (3p each).
+RCD_FLOPS_PER_P = 10
+
+
+@dataclass(frozen=True)
+class ProcrustesInstance:
+    """One instance of RCD's Procrustes test: F(X) = -tr(X^T M)/p on O(p), M = B A^T.
+
+    ``X0`` has det ``det_start``; ``F_star`` is the global minimum (at the polar factor of M),
+    ``F_floor`` the minimum over {det X = det X0} (= ``F_star`` when the signs match).
+    """
+
+    problem: QuadraticProblem
+    M: np.ndarray
+    X0: np.ndarray
+    F_star: float
+    F_floor: float
+    det_start: int
+    det_solution: int
+
+    @property
+    def mismatch(self) -> bool:
+        return self.det_start != self.det_solution
+
+
+def special_procrustes(M, det: int) -> tuple[np.ndarray, float]:
+    """argmax tr(X^T M) over {X in O(p): det X = det}, and the maximum (Kabsch / Umeyama).
+
+    With M = U S V^T (s_1 >= ... >= s_p) the maximizer is U diag(1, ..., 1, d) V^T with
+    d = det * sign(det(U V^T)): von Neumann's trace inequality bounds tr(X^T M) by sum s_i for every
+    orthogonal X, and on the other component by sum s_i - 2 s_p (tr(W S) with W = U^T X V of
+    det -1 has an eigenvalue -1). For orthogonal M (all s_i = 1) this is
+    :func:`obcd_lite.teaching.completeness.closest_with_det` (its floor ||X - T||^2 = 4 = 2 * 2 s_p).
+    """
+    M = as_matrix(M, "M")
+    if M.shape[0] != M.shape[1]:
+        raise ValueError(f"M must be square (O(p)), got shape {M.shape}")
+    if det not in (1, -1):
+        raise ValueError(f"det must be +1 or -1, got det = {det!r}")
+    U, s, Vt = np.linalg.svd(M)
+    d = np.ones(len(s))
+    d[-1] = det * np.sign(np.linalg.det(U) * np.linalg.det(Vt))
+    return (U * d) @ Vt, float(np.sum(d * s))
+
+
+def procrustes_floor_gap(M) -> float:
+    """max tr(X^T M) - max over the other component = 2 s_min(M): what a rotations-only method
+    started on the wrong component can never recover (divide by p for RCD's scaled cost)."""
+    return 2.0 * float(np.linalg.svd(as_matrix(M, "M"), compute_uv=False)[-1])
+
+
+def procrustes_instance(p: int = 50, *, mismatch: bool, rng=None) -> ProcrustesInstance:
+    """RCD's test_procrustes example 1 (n = p): A, B Gaussian p x p, X0 = qr(randn(p, p)); X0's first
+    column is negated if needed so that det X0 differs from (``mismatch=True``) or equals the
+    global minimizer's determinant (in the reference code either happens about half the time)."""
+    if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or p < 2:
+        raise ValueError(f"p must be an integer >= 2, got p = {p!r}")
+    rng = np.random.default_rng(rng)
+    A = rng.standard_normal((p, p))
+    B = rng.standard_normal((p, p))
+    X0 = np.linalg.qr(rng.standard_normal((p, p)))[0]
+    M = B @ A.T
+    det_solution = int(np.sign(np.linalg.det(M)))  # the polar factor U V^T of M has det U det V^T = sign det M
+    det_start = det_solution * (-1 if mismatch else 1)
+    if np.sign(np.linalg.det(X0)) != det_start:
+        X0[:, 0] = -X0[:, 0]
+    problem = QuadraticProblem(np.zeros((p, p)), L=-M / p)
+    F_star = -special_procrustes(M, det_solution)[1] / p
+    F_floor = -special_procrustes(M, det_start)[1] / p
+    return ProcrustesInstance(problem, M, X0, F_star, F_floor, det_start, det_solution)
+
+
+def procrustes_flops_per_update(method: str, p: int) -> int:
+    """Flops of one pair update on the linear Procrustes cost, counted as the reference code counts
+    RCD's (only the arithmetic the update needs; the gradient -M/p is constant, 0 flops):
+
+    * "rcd": 10 p (``coordinate_descent_orthogonal.m``: 2p + 2p for g_i x_j^T, g_j x_i^T, 6p to rotate);
+    * "obcd" / "obcd_rot" (k = 2, the global 2 x 2 solve): P = G_B X_B^T (8p), then V X_B (6p);
+      the closed-form h = 0 solve is O(1); 14 p;
+    * "obcd_step" (one gradient step on O(2) from I): the same P (8p) and V X_B (6p), 14 p.
+    """
+    table = {"rcd": RCD_FLOPS_PER_P, "obcd": 14, "obcd_rot": 14, "obcd_step": 14}
+    if method not in table:
+        raise ValueError(f"unknown method {method!r}; valid: {', '.join(table)}")
+    return table[method] * int(p)
+
+
+def procrustes_runs(instance: ProcrustesInstance, methods: dict, *, sweeps: int = 60, rng=0) -> dict:
+    """Run each method from the instance's X0 for ``sweeps`` x C(p, 2) pair updates, logging once per
+    sweep. ``methods``: label -> (registry name, options). Returns label -> Result."""
+    p = instance.X0.shape[0]
+    pairs = p * (p - 1) // 2
+    _warm_up(methods)
+    out = {}
+    for label, (name, options) in methods.items():
+        out[label] = get_solver(name)(instance.problem, instance.X0, max_iter=sweeps * pairs, log_every=pairs,
+                                      rng=rng, **options)
+    return out
+
+
+def to_target(result, F_star: float, flops_per_update: int, rtol: float = PROCRUSTES_GAP_TOL) -> dict:
+    """First logged point with |F - F*| <= rtol |F*| (RCD's ``optgap``): pair updates, seconds, flops
+    (NaN when never reached)."""
+    h = result.history
+    gap = np.abs(np.asarray(h["F"]) - F_star) / abs(F_star)
+    hit = np.flatnonzero(gap <= rtol)
+    if not len(hit):
+        return {"updates": np.nan, "seconds": np.nan, "flops": np.nan, "final_gap": float(gap[-1])}
+    i = hit[0]
+    updates = int(h["iteration"][i])
+    return {"updates": updates, "seconds": float(h["seconds"][i]), "flops": float(updates * flops_per_update),
+            "final_gap": float(gap[-1])}
+
+
+def floor_census(p: int, seeds, *, sweeps: int = 100) -> pd.DataFrame:
+    """Does OBCD leave the start's component? Per det-mismatched instance (seed): the relative floor gap,
+    whether the floor point U diag(1, ..., 1, -1) V^T is itself BS_2 (all C(p, 2) pairs; then a run that
+    gets close to it through rotations cannot leave by one pair reflection), and whether OBCD (random
+    pairs, ``sweeps`` x C(p, 2) steps) ended below the floor / within 1e-5 of F*."""
+    rows = []
+    for seed in seeds:
+        inst = procrustes_instance(p, mismatch=True, rng=seed)
+        floor_point = special_procrustes(inst.M, inst.det_start)[0]
+        res = procrustes_runs(inst, {"obcd": ("obcd", {})}, sweeps=sweeps, rng=seed)["obcd"]
+        rows.append({"p": p, "seed": int(seed), "floor gap": (inst.F_floor - inst.F_star) / abs(inst.F_star),
+                     "floor point BS2": block_report(inst.problem, floor_point, 2).stationary,
+                     "OBCD below floor": res.F < inst.F_floor - 1e-9 * abs(inst.F_floor),
+                     "OBCD reached F*": (res.F - inst.F_star) / abs(inst.F_star) <= PROCRUSTES_GAP_TOL,
+                     "det X0": inst.det_start, "det X": int(np.sign(np.linalg.det(res.X)))})
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- 2. the ablation grid
+
+#: The ablation: label -> (registry name, options). Each row changes one ingredient of OBCD: one
+#: gradient step instead of the global solve, rotations only, and k = 3 (which needs h = 0 and the
+#: scalar Q of eq. (10), so "k = 2, scalar Q" is its like-for-like reference; k = 3 runs in the
+#: Python engine, k = 2 compiled: compare its F and iterations, its seconds only with that in mind).
+ABLATION = {"OBCD": ("obcd", {}), "one step": ("obcd_step", {}), "rotations only": ("obcd_rot", {}),
+            "k = 2, scalar Q": ("obcd", {"Q": "scalar"}), "k = 3": ("obcd", {"k": 3})}
+#: Problems of the grid: PCA (h = 0), l0/l1-SPCA (Section 1.1, scale 1) and nonnegative PCA (App. E.1).
+ABLATION_PROBLEMS = ("pca", "l0", "l1", "nonneg")
+#: lam per (problem, data set): where the loadings are sparse but not one entry per column.
+ABLATION_LAMS = {("l1", "spiked"): 0.03, ("l0", "spiked"): 1e-3, ("l1", "digits"): 0.02, ("l0", "digits"): 1e-3}
+#: Relative tolerance of "time to target" (as :data:`obcd_lite.experiments.runner.TARGET_RTOL`).
+TARGET_RTOL = 1e-6
+#: Criticality is judged at this relative residual (a limit reached to finite accuracy).
+CRITICAL_RTOL = 1e-6
+#: Sampled BS_2 test: number of pairs and the relative gap tolerance.
+BS2_SAMPLE = 400
+BS2_RTOL = 1e-9
+
+
+def ablation_problem(problem: str, C, lam: float = 0.0) -> QuadraticProblem:
+    """"pca": -tr(X^T C X); "l0"/"l1": plus lam ||X||_0 / lam ||X||_1; "nonneg": -1/2 tr(X^T C X), X >= 0."""
+    if problem == "pca":
+        return sparse_pca(C)
+    if problem in ("l0", "l1"):
+        return sparse_pca(C, (L0 if problem == "l0" else L1)(check_nonnegative(lam, "lam")))
+    if problem == "nonneg":
+        return nonneg_pca(C)
+    raise ValueError(f"unknown problem {problem!r}; valid: {', '.join(ABLATION_PROBLEMS)}")
+
+
+def criticality_measure(problem, X, method: str = "residual", zero_tol: float | None = 1e-8) -> float:
+    """How far X is from critical (Definition 3.4), relative to 1 + ||grad f(X)||_F.
+
+    "residual": dist(0, d_M F(X)), exact (:func:`~obcd_lite.optimality.riemannian_residual`, a
+    bounded least-squares problem in the zero entries: for small n r). "prox": ||D||_F / t for
+    ManPG's tangent proximal step D at X with t = 1/L (Chen et al. 2020: for convex h, D = 0 exactly
+    at the critical points; one semismooth Newton solve, so it scales to n = 1500).
+    ``zero_tol``: entries with |x| <= zero_tol count as zeros for "residual" (ManPG's polar
+    retraction leaves its zeros at ~1e-10, OBCD's are exact).
+    """
+    scale = 1.0 + float(np.linalg.norm(problem.grad(X)))
+    if method == "residual":
+        return riemannian_residual(problem, X, zero_tol=zero_tol) / scale
+    if method == "prox":
+        t = 1.0 / problem.lipschitz()
+        return float(np.linalg.norm(manpg_subproblem(X, problem.grad(X), t, problem.h).D)) / t / scale
+    raise ValueError(f"method must be 'residual' or 'prox', got {method!r}")
+
+
+def classify_limit(problem, X, *, sample: int = BS2_SAMPLE, rng=0, critical: str = "residual",
+                   critical_rtol: float = CRITICAL_RTOL) -> dict:
+    """Where X sits in the hierarchy, as far as cheap tests tell: :func:`criticality_measure`
+    ("critical" at <= ``critical_rtol``: a solver stopped on a tolerance is only that close), and the BS_2 test of Definition 3.6 on ``sample``
+    random pairs (largest gap; "BS2" when no sampled gap exceeds :data:`BS2_RTOL` (1 + |F|))."""
+    measure = criticality_measure(problem, X, critical)
+    report = block_report(problem, X, 2, sample=sample, rng=rng, tol=BS2_RTOL)
+    return {"residual": measure, "critical": measure <= critical_rtol, "bs2_gap": report.largest_gap,
+            "bs2": report.stationary}
+
+
+def ablation_grid(*, problems=ABLATION_PROBLEMS, datasets=("spiked", "digits"), variants=None, r: int = 3,
+                  n: int | None = None, seeds=(0,), time_limit: float | None = 0.5, max_iter: int = 10**9,
+                  sample: int = BS2_SAMPLE, lams: dict | None = None) -> pd.DataFrame:
+    """Every variant of :data:`ABLATION` on every (problem, data set, seed), from one random start per
+    seed and with the same budget (``time_limit`` seconds and/or ``max_iter`` steps; an iteration
+    budget alone gives the same table on every machine, except its seconds). Rows: problem, dataset, seed, variant, F, F - F_best, nnz,
+    seconds_to_target (first logged F <= F_best + rtol |F_best|, rtol = :data:`TARGET_RTOL`, over
+    the variants' logged iterates), iterations, residual, critical, bs2_gap, bs2. A variant that
+    declines the problem (k = 3 with h != 0) gets a row with ``declined = True``."""
+    variants = ABLATION if variants is None else variants
+    lams = {**ABLATION_LAMS, **(lams or {})}
+    _warm_up(variants)
+    rows = []
+    for dataset in datasets:
+        for seed in seeds:
+            ds = load_dataset(dataset, n=n, rng=int(seed))
+            for name in problems:
+                problem = ablation_problem(name, ds.C, lams.get((name, dataset), 0.0))
+                X0 = start_point("random", ds.n, r, "nonneg" if name == "nonneg" else "l1", rng=int(seed))
+                rows.extend(_ablation_instance(problem, X0, variants, time_limit, max_iter, sample, int(seed),
+                                               dict(problem=name, dataset=dataset, seed=int(seed))))
+    table = pd.DataFrame(rows)
+    keys = ["problem", "dataset", "seed"]
+    table["F_best"] = table.groupby(keys)["F_found"].transform("min")
+    table["F - F_best"] = table["F"] - table["F_best"]
+    target = table["F_best"] + TARGET_RTOL * table["F_best"].abs()
+    table["seconds_to_target"] = [_first_below(h, t) for h, t in zip(table.pop("history"), target)]
+    return table.drop(columns=["F_found"])
+
+
+def _warm_up(variants: dict) -> None:
+    """A few steps of each variant on a 4 x 2 PCA, so that compiling is not charged to a timed run.
+    ``variants``: label -> (registry name, options)."""
+    problem = sparse_pca(np.diag([4.0, 3.0, 2.0, 1.0]) / 10.0 + 0.01)
+    for name, options in variants.values():
+        get_solver(name)(problem, np.eye(4)[:, :2], max_iter=3, rng=0, **options)
+
+
+def _ablation_instance(problem, X0, variants, time_limit, max_iter, sample, seed, ident) -> list[dict]:
+    rows = []
+    for label, (name, options) in variants.items():
+        try:
+            res = get_solver(name)(problem, X0, time_limit=time_limit, max_iter=max_iter, rng=seed,
+                                   log_every=max(1, X0.shape[0]), **options)
+        except UnsupportedProblemError:
+            rows.append({**ident, "variant": label, "declined": True, "F": np.nan, "F_found": np.nan,
+                         "history": None})
+            continue
+        h = res.history
+        rows.append({**ident, "variant": label, "declined": False, "F": res.F,
+                     "F_found": min(res.F, float(np.min(h["F"]))), "nnz": count_nonzeros(res.X),
+                     "iterations": res.iterations, **classify_limit(problem, res.X, sample=sample, rng=seed),
+                     "history": (np.asarray(h["seconds"]), np.asarray(h["F"]))})
+    return rows
+
+
+def _first_below(history, target: float) -> float:
+    if history is None:
+        return np.nan
+    seconds, F = history
+    hit = np.flatnonzero(F <= target)
+    return float(seconds[hit[0]]) if len(hit) else np.nan
+
+
+def ingredient_values(table: pd.DataFrame) -> pd.DataFrame:
+    """What each ingredient is worth, per instance: F(variant) - F(OBCD) (positive: OBCD lower) and
+    the ratio of times to target (variant / OBCD; inf when the variant never reaches the target)."""
+    base = table[table["variant"] == "OBCD"].set_index(["problem", "dataset", "seed"])
+    rows = []
+    for (prob, ds, seed), sub in table[table["variant"] != "OBCD"].groupby(["problem", "dataset", "seed"]):
+        ref = base.loc[(prob, ds, seed)]
+        for row in sub.itertuples():
+            if row.declined:
+                continue
+            ratio = (row.seconds_to_target / ref.seconds_to_target if np.isfinite(row.seconds_to_target)
+                     else np.inf)
+            rows.append({"problem": prob, "dataset": ds, "seed": seed, "variant": row.variant,
+                         "F - F_OBCD": row.F - ref.F, "time ratio": ratio})
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- 3. do solvers agree?
+
+#: Two limits are "different points" when their signed-permutation distance is at least this.
+AGREEMENT_TOL = 1e-2
+
+
+def signed_permutation_distance(X, Y) -> float:
+    """min ||X - Y P S||_F over permutations P and signs S of the columns.
+
+    SPCA's F is invariant under signed column permutations, so two solvers that return the same
+    loadings in another order or sign found the same point. Cost of matching column i of X to
+    column j of Y: min(||x_i - y_j||^2, ||x_i + y_j||^2); the best matching is a linear assignment
+    (``scipy.optimize.linear_sum_assignment``), the same distance as Frerix & Bruna's
+    ``util.symmetrized_norm``.
+    """
+    X = as_matrix(X, "X")
+    Y = as_matrix(Y, "Y")
+    if X.shape != Y.shape:
+        raise ValueError(f"X and Y must have the same shape, got {X.shape} and {Y.shape}")
+    sq_x = np.sum(X * X, axis=0)[:, None]
+    sq_y = np.sum(Y * Y, axis=0)[None, :]
+    cross = np.abs(X.T @ Y)
+    cost = np.maximum(sq_x + sq_y - 2.0 * cross, 0.0)
+    rows, cols = linear_sum_assignment(cost)
+    return float(np.sqrt(cost[rows, cols].sum()))
+
+
+def limit_clusters(points: dict, tol: float = AGREEMENT_TOL) -> dict:
+    """Group labelled points into distinct limits: a point joins the first earlier group whose
+    first member is within ``tol`` (signed-permutation distance). Returns label -> group index
+    (0, 1, ...; in the order of ``points``)."""
+    heads, group = [], {}
+    for label, X in points.items():
+        for g, head in enumerate(heads):
+            if signed_permutation_distance(X, points[head]) < tol:
+                group[label] = g
+                break
+        else:
+            group[label] = len(heads)
+            heads.append(label)
+    return group
+
+
+def agreement_census(problem, X0, solvers: dict, *, time_limit: float | None = None, sample: int = BS2_SAMPLE,
+                     rng=0, tol: float = AGREEMENT_TOL, critical: str = "residual") -> pd.DataFrame:
+    """Run ``solvers`` (label -> (registry name, options, start label or None)) on one instance and
+    compare their limits. A start label runs the solver from that earlier solver's point (e.g.
+    OBCD from ManPG's point). Rows: solver, F, nnz (|x| > 1e-5, the reference codes' count),
+    iterations, seconds, distance to the first solver's point, group (:func:`limit_clusters`),
+    lowest (F within 1e-9 |F| of the smallest), and :func:`classify_limit`'s columns."""
+    points, rows = {}, []
+    for label, (name, options, start) in solvers.items():
+        X_start = X0 if start is None else points[start]
+        res = get_solver(name)(problem, X_start, time_limit=time_limit, rng=rng, log_every=10**6, **options)
+        points[label] = res.X
+        rows.append({"solver": label, "F": res.F, "nnz": count_nonzeros(res.X, 1e-5),
+                     "iterations": res.iterations, "seconds": res.seconds,
+                     **classify_limit(problem, res.X, sample=sample, rng=rng, critical=critical)})
+    table = pd.DataFrame(rows)
+    first = next(iter(points.values()))
+    table["distance"] = [signed_permutation_distance(X, first) for X in points.values()]
+    table["group"] = list(limit_clusters(points, tol).values())
+    F_min = table["F"].min()
+    table["lowest"] = table["F"] <= F_min + 1e-9 * abs(F_min)
+    return table
