@@ -6,7 +6,7 @@ NBVAL := --nbval --nbval-sanitize-with notebooks/sanitize.cfg
 # JupyterLab refuses to run as root without this flag (containers, CI).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: install test lab bench student clean lock
+.PHONY: install test lab bench student site clean lock
 
 install: $(STAMP)
 
@@ -37,6 +37,13 @@ bench: $(STAMP)
 # The student edition: answers replaced by placeholders, solutions removed (build/student/).
 student: $(STAMP)
 	$(PY) tools/student_edition.py --src notebooks --out build/student
+
+# The course site (docs/, Sphinx): notebooks from their stored outputs, the API from the docstrings, offline.
+# A fresh build (-E) with warnings as errors, so a second run reports what the first did.
+SPHINX := $(PY) -m sphinx -E -W --keep-going -q -b html -d build/doctrees
+site: $(STAMP)
+	$(SPHINX) docs build/site
+	@echo "The site: build/site/index.html"
 
 clean:
 	rm -rf $(VENV) build

@@ -16,6 +16,9 @@ from __future__ import annotations
 
 KINDS = ("wrong", "over-count", "gap", "slip")
 
+#: The suite's one errata table: a dict per finding with the keys above, notebook by notebook.
+#:
+#: :meta hide-value:
 ERRATA = (
     # --- notebook 01: the 2x2 examples of Remark 2.6 / Appendix C.1, Lemma 2.5, Theorem 3.8 -----------------
     {"where": "Appendix C.1, the examples of Remark 2.6", "notebook": "01", "kind": "wrong",
