@@ -38,12 +38,10 @@ bench: $(STAMP)
 student: $(STAMP)
 	$(PY) tools/student_edition.py --src notebooks --out build/student
 
-# The course site (docs/, Sphinx): notebooks from their stored outputs, the API from the docstrings, offline.
-# A fresh build (-E) with warnings as errors, so a second run reports what the first did.
-SPHINX := $(PY) -m sphinx -E -W --keep-going -q -b html -d build/doctrees
+# The course site (docs/, Sphinx): notebooks from their stored outputs, the API from the docstrings, offline;
+# warnings are errors. Open build/site/index.html.
 site: $(STAMP)
-	$(SPHINX) docs build/site
-	@echo "The site: build/site/index.html"
+	$(PY) tools/build_site.py build/site
 
 clean:
 	rm -rf $(VENV) build

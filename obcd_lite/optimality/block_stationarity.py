@@ -49,6 +49,7 @@ class BlockReport(NamedTuple):
 
     @property
     def fraction_failing(self) -> float:
+        """The share of the tested blocks whose gap exceeds the tolerance."""
         return self.failing / len(self.gaps)
 
 
