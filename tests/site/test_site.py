@@ -15,6 +15,7 @@ every test here. What is checked on the built HTML:
 """
 from __future__ import annotations
 
+import html as html_text
 import json
 import pkgutil
 import re
@@ -112,7 +113,7 @@ def test_notebook_page_shows_the_stored_outputs(built_site, notebook):
     images = re.findall(r"<img [^>]*src=\"([^\"]+)\"", html)
     # Every stored figure, plus each widget's stored picture (a figure shown twice is stored once).
     assert figures <= len(images) <= figures + widget_figures
-    assert html.count(FALLBACK_TEXT) == widgets
+    assert html.count(html_text.escape(FALLBACK_TEXT, quote=False)) == widgets
     assert WIDGET_STATE not in html and "widget-view+json" not in html
     assert "embed-amd" not in html and "require.js" not in html.lower()
 
