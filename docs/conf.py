@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import logging
 import pkgutil
 import re
 import shutil
@@ -54,8 +55,8 @@ default_role = "emphasis"
 nb_execution_mode = "off"
 nb_ipywidgets_js: dict = {}  # never load the widget manager (it comes from a CDN)
 myst_enable_extensions = ["dollarmath", "amsmath"]
+myst_dmath_double_inline = True  # $$...$$ inside a paragraph is display math, as in JupyterLab
 myst_heading_anchors = 3
-suppress_warnings = ["mystnb.unknown_mime_type"]
 
 # --- API reference -----------------------------------------------------------------------------------
 autosummary_generate = False  # the module pages are written by write_api_pages; the tables need no pages
@@ -72,8 +73,18 @@ mathjax2_config = {
     "tex2jax": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]],
                 "processEscapes": True, "processEnvironments": True},
     # The web font served from _static/mathjax/fonts (the wheel ships STIX-Web only); no local-font probing,
-    # no image fonts, no font-warning pop-up.
-    "HTML-CSS": {"availableFonts": [], "preferredFont": None, "webFont": "STIX-Web", "imageFont": None},
+    # no image fonts. Its blank probe font is url('about:blank') (a CORS error in Chromium's console):
+    # a local() that fails the same way, without a request.
+    "HTML-CSS": {"availableFonts": [], "preferredFont": None, "webFont": "STIX-Web", "imageFont": None,
+                 "styles": {"@font-face": {"font-family": "MathJax_Blank", "src": "local('MathJax_Blank')"}}},
+    # The hidden MathML copy for screen readers (AssistiveMML) styles \mathcal & co. with the TeX web fonts,
+    # which the wheel does not ship (a 404 per page): their @font-face rules fall back to local fonts.
+    "NativeMML": {"styles": {
+        f"@font-face /*{i}*/": {"font-family": family, "src": f"local('{family}')", **weight}
+        for i, (family, weight) in enumerate([
+            ("MathJax_Caligraphic-WEB", {}), ("MathJax_Caligraphic-WEB", {"font-weight": "bold"}),
+            ("MathJax_AMS-WEB", {}), ("MathJax_Script-WEB", {}), ("MathJax_Fraktur-WEB", {}),
+            ("MathJax_Fraktur-WEB", {"font-weight": "bold"})], start=1)}},
     "messageStyle": "none",
     "menuSettings": {"zoom": "None"},
 }
@@ -81,7 +92,8 @@ mathjax2_config = {
 # --- theme --------------------------------------------------------------------------------------------
 html_theme = "furo"
 html_title = "obcd-lite"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_favicon = "_static/favicon.svg"  # else the browser asks for /favicon.ico (a 404)
 html_show_sourcelink = False
 html_copy_source = False
 
@@ -272,7 +284,19 @@ def copy_mathjax(app, exception) -> None:
         shutil.copytree(MATHJAX_SOURCE, Path(app.outdir) / "_static" / "mathjax", dirs_exist_ok=True)
 
 
+class _CatchAllGlob(logging.Filter):
+    """Drop the one warning that the front page's catch-all toctree entry ``*`` matched nothing.
+
+    ``*`` lists pages added later (``docs/<name>.md``); while every page is listed by name it matches
+    nothing, which is not an error (``suppress_warnings`` cannot reach this warning: it has no type).
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "glob pattern '*' didn't match" not in record.getMessage()
+
+
 def setup(app) -> None:
+    logging.getLogger("sphinx.sphinx.directives.other").addFilter(_CatchAllGlob())
     copy_notebooks()
     write_api_pages()
     app.connect("autodoc-process-docstring", plain_text_docstring)
