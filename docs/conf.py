@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 
 import jupyter_server_mathjax
+from sphinx.pycode import ModuleAnalyzer
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # document this checkout, whatever the venv has installed
@@ -94,6 +95,7 @@ html_theme = "furo"
 html_title = "obcd-lite"
 html_static_path = ["_static"]
 html_favicon = "_static/favicon.svg"  # else the browser asks for /favicon.ico (a 404)
+html_css_files = ["site.css"]
 html_show_sourcelink = False
 html_copy_source = False
 
@@ -200,13 +202,27 @@ def _write_if_changed(path: Path, text: str) -> None:
         path.write_text(text, encoding="utf-8")
 
 
+def _module_members(name: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """The data with a ``#:`` comment and the (directive, name) of each function and class ``name`` defines."""
+    module = importlib.import_module(name)
+    documented_data = [attr for (scope, attr) in ModuleAnalyzer.for_module(name).find_attr_docs() if not scope]
+    data = [attr for attr in documented_data if not attr.startswith("_") and hasattr(module, attr)]
+    # numba's compiled functions (dispatchers) count as functions: their Python function is ``py_func``
+    objects = [("autoclass" if inspect.isclass(obj) else "autofunction", member)
+               for member, obj in vars(module).items() if not member.startswith("_")
+               and (inspect.isclass(obj) or inspect.isfunction(getattr(obj, "py_func", obj)))
+               and getattr(obj, "__module__", None) == name]
+    return data, objects
+
+
 def write_api_pages(package: str = PACKAGE, target: Path = API_DIR) -> list[str]:
     """One page per module of ``package`` (found by walking it: new modules need no listing), returned.
 
-    Each page documents the public names the module defines (not the ones it imports: those are
-    documented where they are defined) with a summary table, and lists its submodules. Written by
-    hand rather than by autosummary's recursion, which imports ``obcd_lite.solvers.obcd`` as the
-    function the package re-exports under that name instead of the module.
+    Each page shows the module's docstring, a summary table of the functions and classes it defines
+    (not the ones it imports: those are documented where they are defined), then its documented data
+    (a ``#:`` comment), functions and classes in the order of the source, and lists its submodules.
+    Written here rather than by autosummary's recursion, which imports ``obcd_lite.solvers.obcd`` as
+    the function the package re-exports under that name instead of the module.
     """
     target.mkdir(exist_ok=True)
     root = importlib.import_module(package)
@@ -214,18 +230,21 @@ def write_api_pages(package: str = PACKAGE, target: Path = API_DIR) -> list[str]
     for stale in {p.stem for p in target.glob("*.rst")} - set(names):
         (target / f"{stale}.rst").unlink()
     for name in names:
-        module = importlib.import_module(name)
-        own = [member for member, obj in vars(module).items() if not member.startswith("_")
-               and (inspect.isclass(obj) or inspect.isfunction(obj)) and obj.__module__ == name]
+        data, objects = _module_members(name)
         children = [n for n in names if n.rpartition(".")[0] == name]
-        text = f"{name}\n{'=' * len(name)}\n\n"
-        if own:
-            text += ".. currentmodule:: " + name + "\n\n.. autosummary::\n\n"
-            text += "".join(f"   {member}\n" for member in own) + "\n"
-        text += (f".. automodule:: {name}\n   :members:\n   :undoc-members:\n   :ignore-module-all:\n"
-                 "   :show-inheritance:\n\n")
+        text = f"{name}\n{'=' * len(name)}\n\n.. automodule:: {name}\n\n"
         if children:
-            text += ".. toctree::\n   :maxdepth: 1\n\n" + "".join(f"   {child}\n" for child in children)
+            text += ".. rubric:: Modules\n\n.. toctree::\n   :maxdepth: 1\n\n"
+            text += "".join(f"   {child}\n" for child in children) + "\n"
+        if objects:
+            text += ".. rubric:: Functions and classes\n\n.. autosummary::\n\n"
+            text += "".join(f"   {member}\n" for _, member in objects) + "\n"
+        text += "".join(f".. autodata:: {attr}\n\n" for attr in data)
+        for directive, member in objects:
+            text += f".. {directive}:: {member}\n"
+            if directive == "autoclass":
+                text += "   :members:\n   :undoc-members:\n   :show-inheritance:\n"
+            text += "\n"
         _write_if_changed(target / f"{name}.rst", text)
     return names
 

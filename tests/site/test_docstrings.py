@@ -1,7 +1,7 @@
 """Every public name of ``obcd_lite`` has a docstring (the API pages of the site are made from them).
 
-Public: a module of the package, and each function and class a module defines (not the ones it
-imports) whose name does not start with ``_``, with the public methods and properties of each such
+Public: a module of the package, and each function (numba-compiled ones included) and class a module
+defines (not the ones it imports) whose name does not start with ``_``, with the public methods and properties of each such
 class. An override of a documented method inherits its docstring (``inspect.getdoc``), as the API
 pages show it.
 """
@@ -33,7 +33,7 @@ def _public_docs(module) -> dict[str, str]:
     for name, obj in vars(module).items():
         if name.startswith("_") or getattr(obj, "__module__", None) != module.__name__:
             continue
-        if inspect.isfunction(obj) or inspect.isclass(obj):
+        if inspect.isfunction(getattr(obj, "py_func", obj)) or inspect.isclass(obj):  # py_func: numba's
             docs[f"{module.__name__}.{name}"] = inspect.getdoc(obj) or ""
         if inspect.isclass(obj):
             for attr, member in vars(obj).items():
