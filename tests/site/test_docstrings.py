@@ -1,9 +1,9 @@
 """Every public name of ``obcd_lite`` has a docstring (the API pages of the site are made from them).
 
-Public: a module of the package, and each function (numba-compiled ones included) and class a module
-defines (not the ones it imports) whose name does not start with ``_``, with the public methods and properties of each such
-class. An override of a documented method inherits its docstring (``inspect.getdoc``), as the API
-pages show it.
+Public: a module of the package, and each function (numba-compiled ones included) and class a
+module defines (not the ones it imports) whose name does not start with ``_``, with the public
+methods and properties of each such class. An override of a documented method inherits its
+docstring (``inspect.getdoc``), as the API pages show it.
 """
 from __future__ import annotations
 

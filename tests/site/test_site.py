@@ -30,7 +30,9 @@ from obcd_lite.widgets.base import FALLBACK_TEXT
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-DOCS_PAGES = sorted(p for p in (ROOT / "docs").rglob("*.md") if not p.relative_to(ROOT / "docs").parts[0].startswith(("_", "api", "notebooks")))
+#: The hand-written pages (docs/api and docs/notebooks are generated at build time).
+DOCS_PAGES = sorted(p for p in (ROOT / "docs").rglob("*.md")
+                    if p.relative_to(ROOT / "docs").parts[0] not in ("api", "notebooks"))
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 #: (tag, attribute) pairs whose URL the browser fetches on its own; <link> only for these rel values.
 LOADING = {("script", "src"), ("img", "src"), ("img", "srcset"), ("iframe", "src"), ("source", "src"),
