@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed-stamp
 # JupyterLab refuses to run as root without this flag (containers, CI).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: install test lab bench student clean lock
+.PHONY: install test lab bench student site clean lock
 
 install: $(STAMP)
 
@@ -39,6 +39,11 @@ bench: $(STAMP)
 # The student edition: answers replaced by placeholders, solutions removed (build/student/).
 student: $(STAMP)
 	$(PY) tools/student_edition.py --src notebooks --out build/student
+
+# The course site (docs/, Sphinx): notebooks from their stored outputs, the API from the docstrings, offline;
+# warnings are errors. Open build/site/index.html.
+site: $(STAMP)
+	$(PY) tools/build_site.py build/site
 
 clean:
 	rm -rf $(VENV) build

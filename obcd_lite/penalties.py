@@ -79,6 +79,7 @@ class Penalty:
         return float(getattr(self, "lam", 0.0)), float(getattr(self, "tau", 0.0))
 
     def elementwise(self, U: np.ndarray) -> np.ndarray:
+        """h entry by entry: an array of U's shape whose sum is h(U) (inf where U is infeasible)."""
         raise NotImplementedError
 
     def prox(self, M, t: float) -> np.ndarray:
@@ -123,6 +124,7 @@ class Penalty:
 
     @property
     def is_zero(self) -> bool:
+        """Whether h is identically 0 (only `Zero`): the solvers then skip the nonsmooth part."""
         return False
 
 

@@ -63,6 +63,7 @@ class QuadraticProblem:
         return G if self.L is None else G + self.L
 
     def f(self, X: np.ndarray) -> float:
+        """The smooth part f(X) = 1/2 tr(X^T C X D) + <X, L> + const."""
         return self.f_from_grad(X, self.grad(X))
 
     def f_from_grad(self, X: np.ndarray, G: np.ndarray) -> float:
@@ -135,6 +136,7 @@ class QuadraticProblem:
         return L if self.D is None else L * _spectral_norm_large(self.D)
 
     def check_point(self, X: np.ndarray, name: str = "X0") -> None:
+        """Raise ValueError naming ``name`` if X has the wrong shape or h(X) = inf (infeasible for h)."""
         if X.shape[0] != self.n:
             raise ValueError(f"{name} has {X.shape[0]} rows but C is {self.n} x {self.n}")
         if self.r is not None and X.shape[1] != self.r:

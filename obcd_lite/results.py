@@ -121,6 +121,7 @@ class Recorder:
         return time.perf_counter() - self._start - self._overhead
 
     def out_of_time(self) -> bool:
+        """Whether the time limit is set and the measured time has reached it."""
         return self.time_limit is not None and self.elapsed() >= self.time_limit
 
     def log(self, iteration: int, X: np.ndarray, F: float, **extra) -> None:

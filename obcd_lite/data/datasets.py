@@ -46,10 +46,12 @@ class Dataset:
 
     @property
     def m(self) -> int:
+        """The number of samples (rows of A)."""
         return self.A.shape[0]
 
     @property
     def n(self) -> int:
+        """The number of features (columns of A; X has n rows)."""
         return self.A.shape[1]
 
     def __repr__(self) -> str:

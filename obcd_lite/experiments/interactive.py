@@ -45,6 +45,7 @@ class Comparison:
 
     @property
     def histories(self) -> pd.DataFrame:
+        """The runs' histories (the experiment's long table: one row per logged iteration)."""
         return self.experiment.histories
 
     def point(self, method: str) -> np.ndarray:

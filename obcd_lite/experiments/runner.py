@@ -40,6 +40,7 @@ WARM_START_SHARE = 0.5
 #: Nonnegative PCA is also scored by f(X) + 1000 ||min(0, X)||_F (Appendix E, "surrogate").
 NONNEG_SURROGATE_WEIGHT = 1000.0
 
+#: The columns of the table :func:`run_experiment` returns, one row per run.
 RECORD_COLUMNS = ("run", "method", "problem", "dataset", "m", "n", "r", "lam", "scale", "seed", "start", "F",
                   "feasibility", "nnz", "density", "explained_variance", "negativity", "surrogate", "seconds",
                   "iterations", "stop_reason", "error")

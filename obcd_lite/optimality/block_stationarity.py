@@ -55,6 +55,7 @@ class BlockReport(NamedTuple):
 
     @property
     def fraction_failing(self) -> float:
+        """The share of the tested blocks whose gap exceeds the tolerance."""
         return self.failing / len(self.gaps)
 
 

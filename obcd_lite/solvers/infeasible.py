@@ -89,8 +89,8 @@ def infeasible_info(problem, X: np.ndarray, raw: np.ndarray, *, returned: str, r
 
     Returns
     -------
-    dict with ``returned, feasibility, on_stiefel, raw_name, raw, raw_feasibility, F_raw, split_residual,
-    F_paper_count`` and, for X >= 0, ``surrogate`` (of X) and ``negative_part`` ||min(0, X)||_F.
+    dict with ``returned, feasibility, on_stiefel, raw_name, raw, raw_feasibility, F_raw, split_residual,``
+    ``F_paper_count`` and, for X >= 0, ``surrogate`` (of X) and ``negative_part`` ||min(0, X)||_F.
     """
     feas = feasibility(X)
     info = {

@@ -24,6 +24,7 @@ The iteration, for F = f + h on St(n, r) with t = 1/L (L the Lipschitz constant 
 3. Armijo backtracking: alpha = 1, halved while F(polar(X + alpha D)) >= F(X) - alpha ||D||^2 / (2t);
    once alpha < 1e-4 the last trial point is accepted anyway and counted as an inexact step.
 4. X <- polar(X + alpha D) (the polar retraction).
+
 ManPG-Ada also adapts t: t <- 1.01 t after a step without backtracking, t <- max(t0, t / 1.01)
 after one with backtracking.
 

@@ -204,7 +204,7 @@ def factor_matrix(factor, n: int) -> np.ndarray:
 
 
 def compose(factors: Sequence, n: int, X0=None) -> np.ndarray:
-    """Apply the row updates in order: ``W_m ... W_1 X0`` (X0 = I_n by default).
+    """Apply the row updates in order: ``W_m … W_1 X0`` (X0 = I_n by default).
 
     Parameters
     ----------

@@ -22,6 +22,9 @@ from .ledger import LEDGER
 
 KINDS = ("wrong", "over-count", "gap", "slip")
 
+#: The suite's one errata table: a dict per finding with the keys above, notebook by notebook.
+#:
+#: :meta hide-value:
 ERRATA = (
     # --- notebook 01: the 2x2 examples of Appendix C.1 ----------------------------------------------------
     {"where": "Appendix C.1, the examples of Remark 2.6", "notebook": "01", "kind": "wrong",

@@ -341,6 +341,7 @@ class Exploration:
     classification: object
 
     def summary(self) -> str:
+        """The run (iterations, stop reason) and the certificates, as lines of text."""
         r = self.result
         return (f"{self.solver}: {r.iterations} iterations, stop: {r.stop_reason}\n"
                 + self.classification.summary())

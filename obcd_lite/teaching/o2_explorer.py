@@ -36,6 +36,7 @@ class Trajectory:
 
     @property
     def final(self) -> tuple[str, float, float]:
+        """The last iterate: its branch ("rot" or "ref"), angle and F."""
         return self.branches[-1], float(self.thetas[-1]), float(self.values[-1])
 
 

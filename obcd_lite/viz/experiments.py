@@ -70,6 +70,7 @@ def loadings_figure(X: np.ndarray, image_shape=(8, 8), title: str = "") -> plt.F
 
 
 def convergence_figure(histories: pd.DataFrame, F_best: float, title: str = "") -> plt.Figure:
+    """A figure of `convergence_axes`: F - F_best against seconds for every run of ``histories``."""
     fig, ax = plt.subplots(figsize=(6.5, 3.6))
     convergence_axes(ax, histories, F_best)
     ax.set_title(title)

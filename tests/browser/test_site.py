@@ -1,0 +1,131 @@
+"""The course site in a real browser: typeset math, loaded figures, no console error, nothing fetched from outside.
+
+The site built by the ``built_site`` fixture (tests/conftest.py, warnings as errors) is served by
+``http.server`` on 127.0.0.1 (a free port) and opened in headless Debian Chromium (the ``browser``
+fixture of this folder; skipped without Chromium except under CI). For the index, every notebook's
+page and one API page the test checks that
+
+* every request stayed on 127.0.0.1 (any other host is recorded and aborted);
+* MathJax (the site's own copy) typeset every math element, and no raw ``$…$``, ``\\(…\\)`` or
+  ``\\[…\\]`` is left in the visible text (code blocks aside);
+* every ``<img>`` loaded (natural width > 0);
+* the console logged no error and no request failed;
+
+and saves a screenshot of the top of each page to ``artifacts/screenshots/site-<page>.png``
+(a notebook page also one of its first explorer, shown as its text fallback and stored picture).
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from obcd_lite.widgets.base import FALLBACK_TEXT
+
+from .conftest import VIEWPORT
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+#: The landing page, every notebook's page (found by glob) and an API page.
+PAGES = (["index.html"] + [f"notebooks/{nb.stem}.html" for nb in sorted((ROOT / "notebooks").glob("*.ipynb"))]
+         + ["api/obcd_lite.stiefel.html"])
+#: A page known to hold math, figures and an explorer: the checks below are not vacuous.
+RICH_PAGE = "notebooks/01_rotation_vs_reflection.html"
+MATHJAX_TIMEOUT = 60  # seconds; typesetting a long notebook page on a loaded 2-core machine
+LOCAL_HOST = "127.0.0.1"
+
+# Resolves once MathJax 2 has typeset the page (its queue runs our callback after the typesetting).
+TYPESET_JS = """() => new Promise(resolve => {
+    const wait = () => (window.MathJax && MathJax.Hub && MathJax.isReady)
+        ? MathJax.Hub.Queue(() => resolve(true)) : setTimeout(wait, 50);
+    wait();
+})"""
+# The visible text without code blocks and scripts (MathJax keeps each formula's TeX in a script).
+VISIBLE_TEXT_JS = """() => {
+    const body = document.body.cloneNode(true);
+    body.querySelectorAll('pre, code, script, style, .MathJax_Preview, .MJX_Assistive_MathML').forEach(e => e.remove());
+    return body.textContent;
+}"""
+# Sphinx's math elements (MathJax's own inner spans are class "math" too, without "notranslate").
+MATH_COUNTS_JS = """() => ({
+    math: document.querySelectorAll('.math.notranslate').length,
+    typeset: document.querySelectorAll('.math.notranslate').length
+        - [...document.querySelectorAll('.math.notranslate')].filter(e => !e.querySelector(
+            '.MathJax, .MathJax_Display, .MathJax_SVG, .MathJax_SVG_Display')).length,
+    errors: document.querySelectorAll('.MathJax .merror, .mjx-merror, [data-mjx-error]').length,
+})"""
+IMAGES_JS = """() => Promise.all([...document.images].map(img => img.decode().then(
+    () => [img.getAttribute('src').slice(0, 80), img.naturalWidth],
+    () => [img.getAttribute('src').slice(0, 80), 0])))"""
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # keep the test output clean
+        pass
+
+
+@pytest.fixture(scope="module")
+def site_url(built_site):
+    """The built site served on 127.0.0.1 at a free port, for this module."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer((LOCAL_HOST, 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://{LOCAL_HOST}:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("page_path", PAGES)
+def test_site_page_in_a_real_browser(browser, site_url, page_path):
+    context = browser.new_context(viewport=VIEWPORT)
+    outside: list[str] = []
+    failed: list[str] = []
+    errors: list[str] = []
+
+    def only_local(route):
+        url = urlsplit(route.request.url)
+        if url.hostname == LOCAL_HOST or url.scheme in ("data", "blob", "about"):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_local)
+    page = context.new_page()
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    page.on("requestfailed", lambda req: failed.append(f"{req.url}: {req.failure}"))
+    try:
+        page.goto(f"{site_url}/{page_path}", wait_until="load")
+        counts = page.evaluate(MATH_COUNTS_JS)
+        if counts["math"]:
+            page.wait_for_function(TYPESET_JS, timeout=MATHJAX_TIMEOUT * 1000)
+            counts = page.evaluate(MATH_COUNTS_JS)
+        images = page.evaluate(IMAGES_JS)
+        text = page.evaluate(VISIBLE_TEXT_JS)
+        page.wait_for_load_state("networkidle")  # MathJax's fonts and extensions arrived (or failed)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        name = Path(page_path).stem
+        page.screenshot(path=str(SCREENSHOTS / f"site-{name}.png"))
+        explorer = page.get_by_text(FALLBACK_TEXT).first
+        if explorer.count():
+            explorer.scroll_into_view_if_needed()
+            page.screenshot(path=str(SCREENSHOTS / f"site-{name}-explorer.png"))
+    finally:
+        context.close()
+
+    assert outside == [], "requests left the machine"
+    assert failed == [] and errors == []
+    assert counts["typeset"] == counts["math"] and counts["errors"] == 0, counts
+    assert page_path != RICH_PAGE or counts["math"] > 10
+    assert [src for src, width in images if width == 0] == [], "images that did not load"
+    assert page_path != RICH_PAGE or len(images) >= 3
+    for raw in ("\\(", "\\)", "\\[", "\\]"):
+        assert raw not in text, f"raw {raw} left in the text"
+    dollars = [part for part in text.split("$")[1::2] if part and len(part) < 200 and "\n" not in part]
+    assert dollars == [], f"raw $...$ left in the text: {dollars[:5]}"
