@@ -185,8 +185,9 @@ ABLATION_LAMS = {("l1", "spiked"): 0.03, ("l0", "spiked"): 1e-3, ("l1", "digits"
 TARGET_RTOL = 1e-6
 #: Criticality is judged at this relative residual (a limit reached to finite accuracy).
 CRITICAL_RTOL = 1e-6
-#: Sampled BS_2 test: number of pairs and the relative gap tolerance.
+#: Sampled BS_2 test: the number of pairs.
 BS2_SAMPLE = 400
+#: Sampled BS_2 test: the relative gap tolerance.
 BS2_RTOL = 1e-9
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+#: The verdicts a ledger row can have, in the order tables list them.
 VERDICTS = ("holds", "corrected", "false", "definition", "not checkable")
 KIND_NAMES = {"theorem": "Theorem", "proposition": "Proposition", "lemma": "Lemma", "corollary": "Corollary",
               "definition": "Definition", "assumption": "Assumption", "remark": "Remark"}
@@ -43,6 +44,7 @@ def _erratum(where, notebook, kind, paper, correct, instance, test) -> dict:
             "instance": instance, "test": test}
 
 
+#: One row per numbered statement of the paper (parts with different verdicts apart), in the paper's order.
 LEDGER = (
     # --- Section 2: the update scheme and the subproblem ---------------------------------------------------
     _row("Lemma 2.1", "X+ = X + U_B (V - I) U_B^T X keeps X^T X for V in O(k); hence St(n, r) is preserved",
