@@ -47,15 +47,15 @@ def quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi):
 
 
 @njit(cache=True)
-def stationary_angles(A, B, w, d):
-    """Stationary points of g = A c + B s + w c^2 + d c s, as angles in [0, 2 pi): the closed form
+def stationary_angles(A, B, w, d, out):
+    """Stationary points of g = A c + B s + w c^2 + d c s, as angles in [0, 2 pi), written to out
+    (8 slots) and counted (the return value): the closed form
     when w = d = 0, else the real roots of g'(theta) (1 + t^2)^2, a quartic in t = tan(theta / 2)
     (and the roots of its derivative, where a double root may sit), each polished by Newton's
     method on g'(theta) (any angle is a harmless candidate, scored exactly by the caller)."""
     if w == 0.0 and d == 0.0:  # A c + B s: one minimizer, in closed form
-        out = np.empty(1)
         out[0] = (math.atan2(B, A) + math.pi) % _TWO_PI
-        return out
+        return 1
     coeffs = np.array([d - B, 4.0 * w - 2.0 * A, -6.0 * d, -2.0 * A - 4.0 * w, B + d])
     # Coefficients below eps of the largest are rounding noise; a vanishing leading coefficient is
     # a root at t = infinity, theta = pi, which is a crossing of its own.
@@ -67,12 +67,10 @@ def stationary_angles(A, B, w, d):
         elif lead == 5:
             lead = i
     if lead >= 4:  # a constant (or zero) quartic: no root
-        return np.empty(0)
-    roots = np.empty(8)
-    count = quartic_candidates(coeffs, lead, roots)
-    out = np.empty(count)
+        return 0
+    count = quartic_candidates(coeffs, lead, out)
     for i in range(count):
-        theta = 2.0 * math.atan(roots[i])
+        theta = 2.0 * math.atan(out[i])
         for _ in range(_NEWTON_STEPS):
             c, s = math.cos(theta), math.sin(theta)
             c2, s2 = c * c - s * s, 2.0 * c * s
@@ -82,4 +80,4 @@ def stationary_angles(A, B, w, d):
                 break
             theta -= slope / curve
         out[i] = theta % _TWO_PI
-    return out
+    return count

@@ -83,32 +83,44 @@ _ALL_ROWS = np.arange(6)
 
 
 @njit(cache=True)
-def _entries(Z, k):
+def _entries_into(Z, k, x, y):
     """x, y of eq. (1-D): the entries of V Z are x c + y s (rows 1 and 2 of V Z, concatenated)."""
     r = Z.shape[1]
-    x = np.empty(2 * r)
-    y = np.empty(2 * r)
     sign = 1.0 if k == 0 else -1.0  # rot(theta) = [[c, s], [-s, c]], ref(theta) = [[-c, s], [s, c]]
     for j in range(r):
         x[j] = sign * Z[0, j]
         y[j] = Z[1, j]
         x[r + j] = Z[1, j]
         y[r + j] = -sign * Z[0, j]
+
+
+@njit(cache=True)
+def _entries(Z, k):
+    """``_entries_into`` on new arrays: (x, y)."""
+    x, y = np.empty(2 * Z.shape[1]), np.empty(2 * Z.shape[1])
+    _entries_into(Z, k, x, y)
     return x, y
 
 
 @njit(cache=True)
-def _crossings(x, y, size, kind, lam, tau):
-    """Every crossing of the branch, and theta = pi (last): angle, (cos, sin), owner entry (-1 for
-    pi) and the steps of (A_h, B_h, K, negatives) there."""
-    n = x.size
-    m = (6 if kind == CAPPED_KIND else 2) * n + 1
-    angle = np.empty(m)
-    cos_sin = np.empty((m, 2))  # (cos, sin) of each crossing, from (x, y) without trigonometry
-    owner = np.full(m, -1)
-    step = np.zeros((m, 4))  # A_h, B_h, K, negatives
+def _wrap(v):
+    """v % 2 pi for -2 pi < v < 4 pi, the same double as Python's (and numba's) float modulo: fmod
+    is exact there (v or v - 2 pi), and a negative remainder gets 2 pi added."""
+    if v < 0.0:
+        return v + _TWO_PI
+    if v >= _TWO_PI:
+        return v - _TWO_PI
+    return v
+
+
+@njit(cache=True)
+def _crossings_into(x, y, size, kind, lam, tau, angle, cos_sin, owner, step, first_of):
+    """Every crossing of the branch, and theta = pi (last), written to the workspace: angle,
+    (cos, sin), owner entry (-1 for pi) and the steps of (A_h, B_h, K, negatives) there; entry i's
+    crossings start at first_of[i]. Returns their number m."""
     q = 0
-    for i in range(n):
+    for i in range(x.size):
+        first_of[i] = q
         if size[i] == 0.0:
             continue
         phi = math.atan2(y[i], x[i])
@@ -119,8 +131,9 @@ def _crossings(x, y, size, kind, lam, tau):
             c_beta = tau / size[i]
             s_beta = math.sqrt((1.0 - c_beta) * (1.0 + c_beta))
             beta = math.atan2(s_beta, c_beta)
-        for row in _ALL_ROWS if capped else _ZERO_ROWS:
-            angle[q] = (phi + _STEPS[row, 0] * _HALF_PI + _STEPS[row, 1] * beta) % _TWO_PI
+        for t in range(6 if capped else 2):
+            row = t if capped else 1 + 3 * t            # the zeros are rows 1 and 4
+            angle[q] = _wrap(phi + _STEPS[row, 0] * _HALF_PI + _STEPS[row, 1] * beta)
             quarter = int(_STEPS[row, 0]) % 4    # rotate (cos phi, sin phi) by quarter * pi/2, then by +-beta
             if quarter == 0:
                 c0, s0 = c_phi, s_phi
@@ -137,6 +150,7 @@ def _crossings(x, y, size, kind, lam, tau):
                 cos_sin[q, 0] = c0 * c_beta - s0 * s_delta
                 cos_sin[q, 1] = s0 * c_beta + c0 * s_delta
             owner[q] = i
+            step[q, 0] = step[q, 1] = step[q, 2] = step[q, 3] = 0.0
             if kind == L1_KIND or kind == CAPPED_KIND:
                 step[q, 0] = _STEPS[row, 2] * lam * x[i]
                 step[q, 1] = _STEPS[row, 2] * lam * y[i]
@@ -146,7 +160,70 @@ def _crossings(x, y, size, kind, lam, tau):
             q += 1
     angle[q] = math.pi
     cos_sin[q, 0], cos_sin[q, 1] = -1.0, 0.0
-    return angle[:q + 1], cos_sin[:q + 1], owner[:q + 1], step[:q + 1]
+    owner[q] = -1
+    step[q, 0] = step[q, 1] = step[q, 2] = step[q, 3] = 0.0
+    return q + 1
+
+
+@njit(cache=True)
+def _crossings(x, y, size, kind, lam, tau):
+    """``_crossings_into`` on new arrays: (angle, cos_sin, owner, step), theta = pi last."""
+    m = (6 if kind == CAPPED_KIND else 2) * x.size + 1
+    angle, cos_sin, owner, step = np.empty(m), np.empty((m, 2)), np.empty(m, np.int64), np.empty((m, 4))
+    m = _crossings_into(x, y, size, kind, lam, tau, angle, cos_sin, owner, step, np.empty(x.size, np.int64))
+    return angle[:m], cos_sin[:m], owner[:m], step[:m]
+
+
+@njit(cache=True)
+def _quarter(a):
+    """The quarter circle [j pi/2, (j + 1) pi/2) that holds angle a in [0, 2 pi] (3 for 2 pi)."""
+    return min(int(a / _HALF_PI), 3)
+
+
+@njit(cache=True)
+def _sort_crossings(angle, size, first_of, m, order, psi, column, buckets, count):
+    """order[:m] = the crossings of a branch of l1, l0 or X >= 0 sorted by angle, ties in a fixed order.
+
+    Column j's four crossings (entries j and r + j, Z_j's two rows) sit at phi_j + k pi/2 up to
+    rounding, one in each quarter circle, at the same offset psi_j inside it: one sort of the r
+    offsets, then the crossings quarter by quarter in that column order are sorted up to rounding,
+    and an insertion sort (exact, stable, near-linear here) puts every crossing in its place."""
+    r = size.size // 2
+    columns = 0
+    for j in range(r):                   # size[j] = 0 exactly when Z_j = 0, and then size[r + j] = 0
+        if size[j] == 0.0:
+            continue
+        a = angle[first_of[j]]
+        key = a - _HALF_PI * _quarter(a)
+        p = columns
+        while p > 0 and psi[p - 1] > key:
+            psi[p], column[p] = psi[p - 1], column[p - 1]
+            p -= 1
+        psi[p], column[p] = key, j
+        columns += 1
+    count[:] = 0
+    for p in range(columns):
+        for i in (column[p], column[p] + r):
+            for q in range(first_of[i], first_of[i] + 2):
+                b = _quarter(angle[q])
+                buckets[b, count[b]] = q
+                count[b] += 1
+    position = 0
+    for b in range(4):
+        if b == 2:                        # theta = pi (the last crossing) opens the third quarter
+            order[position] = m - 1
+            position += 1
+        for t in range(count[b]):
+            order[position] = buckets[b, t]
+            position += 1
+    for p in range(1, m):
+        o = order[p]
+        a = angle[o]
+        t = p
+        while t > 0 and angle[order[t - 1]] > a:
+            order[t] = order[t - 1]
+            t -= 1
+        order[t] = o
 
 
 @njit(cache=True)
@@ -292,7 +369,28 @@ def _zeros_at_crossing(x, y, size, owner, angle, order, j, tie, c, s):
 
 
 @njit(cache=True)
+def sweep_workspace(r):
+    """The scratch arrays of ``sweep_into`` for Z with r columns (capped l1: 6 crossings per entry),
+    allocated once and reused across the steps of a run."""
+    n, m = 2 * r, 12 * r + 1
+    return (np.empty(n), np.empty(n), np.empty(n), np.empty(n, np.int64),       # x, y, size, first_of
+            np.empty(m), np.empty((m, 2)), np.empty(m, np.int64), np.empty((m, 4)),  # angle, cos_sin, owner, step
+            np.empty(m, np.int64), np.empty((m + 1, 4)), np.empty(m + 1),          # order, arc, bound
+            np.empty((3, m + 2)),                                                  # ends, cos_end, sin_end
+            np.empty(max(r, 1)), np.empty(max(r, 1), np.int64),                    # psi, column
+            np.empty((4, m), np.int64), np.empty(4, np.int64), np.empty(8))        # buckets, count, roots
+
+
+@njit(cache=True)
 def sweep_2x2(coef, Z, kind, lam, tau, first, last):
+    """``sweep_into`` with a new workspace: (branch, c, s, value, VZ)."""
+    VZ = np.empty((2, Z.shape[1]))
+    k, c, s, value = sweep_into(coef, Z, kind, lam, tau, first, last, sweep_workspace(Z.shape[1]), VZ)
+    return k, c, s, value, VZ
+
+
+@njit(cache=True)
+def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
     """Global minimizer of problem (3), k = 2, for a separable h given by ``kind``.
 
     Parameters
@@ -302,28 +400,34 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
     kind : ``ZERO_KIND``, ``L1_KIND``, ``L0_KIND``, ``CAPPED_KIND`` or ``NONNEG_KIND``.
     lam, tau : the penalty's parameters (ignored where it has none).
     first, last : the branches searched, 0 (rot) to 1 (ref) inclusive.
+    work : ``sweep_workspace(r)``. VZ : (2, r) array that receives the new rows V Z, in which the
+        entries that are zero to rounding are exactly 0.0 (as ``penalties.snap_zeros``).
 
     Returns
     -------
-    (branch, c, s, value, VZ): the best candidate, its value (+inf, with (c, s) = (1, 0), when
-    X >= 0 admits no point on the searched branches) and the new rows V Z, in which the entries
-    that are zero to rounding are exactly 0.0 (as ``penalties.snap_zeros``).
+    (branch, c, s, value): the best candidate and its value (+inf, with (c, s) = (1, 0), when
+    X >= 0 admits no point on the searched branches).
     """
+    (x, y, size, first_of, angle_all, cos_sin, owner, step, order_all, arc, bound_all, ends_all,
+     psi, column, buckets, count, roots) = work
+    ends, cos_end, sin_end = ends_all[0], ends_all[1], ends_all[2]
     best, best_k, best_c, best_s = np.inf, first, 1.0, 0.0
     varying = kind == L1_KIND or kind == CAPPED_KIND  # h's linear part changes from arc to arc
     for k in range(first, last + 1):
         a, b, cq, d, e = coef[k, 0], coef[k, 1], coef[k, 2], coef[k, 3], coef[k, 4]
         w = cq - e
-        x, y = _entries(Z, k)
-        size = np.empty(x.size)
+        _entries_into(Z, k, x, y)
         live = 0
         for i in range(x.size):
             size[i] = math.hypot(x[i], y[i])
             if size[i] > 0.0:
                 live += 1
-        angle, cos_sin, owner, step = _crossings(x, y, size, kind, lam, tau)
-        m = angle.size
-        order = np.argsort(angle)
+        m = _crossings_into(x, y, size, kind, lam, tau, angle_all, cos_sin, owner, step, first_of)
+        angle, order = angle_all[:m], order_all[:m]
+        if kind == CAPPED_KIND:
+            order[:] = np.argsort(angle)
+        else:
+            _sort_crossings(angle, size, first_of, m, order, psi, column, buckets, count)
         A_h, B_h, K_h, N = _start_state(x, y, size, kind, lam, tau, angle, order, step)
         A, carry_A = _add(a, 0.0, A_h)
         B, carry_B = _add(b, 0.0, B_h)
@@ -335,12 +439,9 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
             if value < best:
                 best, best_k, best_c, best_s = value, 0, 1.0, 0.0
 
-        # Pass 1: score every crossing; record each arc's data and end points.
-        arc = np.empty((m + 1, 4))                   # A, B, K, negatives on arc j = [ends[j], ends[j + 1]]
+        # Pass 1: score every crossing; record each arc's data (A, B, K, negatives on arc
+        # j = [ends[j], ends[j + 1]]) and end points.
         last_mid = (np.nan, np.nan)                  # the last midpoint of tied crossings scored
-        ends = np.empty(m + 2)
-        cos_end = np.empty(m + 2)
-        sin_end = np.empty(m + 2)
         ends[0], cos_end[0], sin_end[0] = 0.0, 1.0, 0.0
         ends[m + 1], cos_end[m + 1], sin_end[m + 1] = _TWO_PI, 1.0, 0.0
         for j in range(m):
@@ -398,8 +499,8 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
         # Pass 2: stationary points inside the arcs.
         if not varying:
             # one linear part on the whole circle: its stationary points, each checked entry by entry
-            for theta in stationary_angles(a, b, w, d):
-                c, s = math.cos(theta), math.sin(theta)
+            for i in range(stationary_angles(a, b, w, d, roots)):
+                c, s = math.cos(roots[i]), math.sin(roots[i])
                 value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c, s)
                 if value < best:
                     best, best_k, best_c, best_s = value, k, c, s
@@ -415,7 +516,7 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
                     if value < best:
                         best, best_k, best_c, best_s = value, k, -A / norm, -B / norm
             continue
-        bound = np.empty(m + 1)
+        bound = bound_all[:m + 1]
         half = 0.5 * (math.atan2(d, w) + math.pi)
         curvature_quadratic = math.hypot(w, d)     # |d^2/dtheta^2 (w c^2 + d c s)| <= 2 hypot(w, d)
         for j in range(m + 1):
@@ -433,17 +534,24 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
             g_hi = e + K + A * c_hi + B * s_hi + c_hi * (w * c_hi + d * s_hi)
             curvature = math.hypot(A, B) + 2.0 * curvature_quadratic
             bound[j] = max(split, min(g_lo, g_hi) - curvature * (hi - lo) ** 2 / 8.0)
-        for j in np.argsort(bound):                  # most promising arc first: it lowers best for the rest
-            if not bound[j] < best:
+        while True:                                  # most promising arc first: it lowers best for the rest
+            j, low = -1, np.inf
+            for t in range(m + 1):                   # the lowest bound left (few arcs get this far)
+                if bound[t] < low:
+                    j, low = t, bound[t]
+            if not low < best:
                 break
+            bound[j] = np.inf
             A, B = arc[j, 0], arc[j, 1]
-            for theta in stationary_angles(A, B, w, d):
+            for i in range(stationary_angles(A, B, w, d, roots)):
+                theta = roots[i]
                 if ends[j] <= theta <= ends[j + 1]:
                     c, s = math.cos(theta), math.sin(theta)
                     value = e + A * c + B * s + arc[j, 2] + c * (w * c + d * s)
                     if value < best:
                         best, best_k, best_c, best_s = value, k, c, s
-    return best_k, best_c, best_s, best, _new_rows(Z, best_k, best_c, best_s)
+    _new_rows(Z, best_k, best_c, best_s, VZ)
+    return best_k, best_c, best_s, best
 
 
 @njit(cache=True)
@@ -472,13 +580,11 @@ def rotate_rows(Z, k, c, s, out):
 
 
 @njit(cache=True)
-def _new_rows(Z, k, c, s):
-    """V Z for V = rot(theta) (k = 0) or ref(theta) (k = 1), with the zeros to rounding set to 0.0."""
-    VZ = np.empty((2, Z.shape[1]))
+def _new_rows(Z, k, c, s, VZ):
+    """VZ = V Z for V = rot(theta) (k = 0) or ref(theta) (k = 1), with the zeros to rounding set to 0.0."""
     rotate_rows(Z, k, c, s, VZ)
     for j in range(Z.shape[1]):
         tol = _ZERO_TOL * math.hypot(Z[0, j], Z[1, j])
         for i in range(2):
             if abs(VZ[i, j]) <= tol:
                 VZ[i, j] = 0.0
-    return VZ
