@@ -58,6 +58,7 @@ from .arcs import linear_min_inside, linear_min_on_arc, quadratic_min_on_arc, st
 
 _TWO_PI = 2.0 * math.pi
 _HALF_PI = 0.5 * math.pi
+_THREE_HALF_PI = 3.0 * _HALF_PI  # the same double as _STEPS[4, 0] * _HALF_PI
 _ZERO_TOL = ZERO_ULPS * EPS  # an entry is zero when |x c + y s| <= _ZERO_TOL hypot(x, y), as in snap_zeros
 # Two crossings closer than this (in angle) are checked for a tie: a zero to rounding means
 # |sin(angle gap)| <= _ZERO_TOL, far inside the window, and atan2 rounds at the eps level.
@@ -78,8 +79,6 @@ _STEPS = np.array([
     [3.0, 0.0, 2.0, 0.0, -1.0],
     [4.0, -1.0, -1.0, 1.0, 0.0],
 ])
-_ZERO_ROWS = np.array([1, 4])
-_ALL_ROWS = np.arange(6)
 
 
 @njit(cache=True)
@@ -125,14 +124,24 @@ def _crossings_into(x, y, size, kind, lam, tau, angle, cos_sin, owner, step, fir
             continue
         phi = math.atan2(y[i], x[i])
         c_phi, s_phi = x[i] / size[i], y[i] / size[i]
-        capped = kind == CAPPED_KIND and size[i] > tau
-        beta, c_beta, s_beta = 0.0, 1.0, 0.0
-        if capped:
-            c_beta = tau / size[i]
-            s_beta = math.sqrt((1.0 - c_beta) * (1.0 + c_beta))
-            beta = math.atan2(s_beta, c_beta)
-        for t in range(6 if capped else 2):
-            row = t if capped else 1 + 3 * t            # the zeros are rows 1 and 4
+        if not (kind == CAPPED_KIND and size[i] > tau):
+            # the zeros alone (rows 1 and 4 of _STEPS written out: the same operations, no table)
+            angle[q], angle[q + 1] = _wrap(phi + _HALF_PI), _wrap(phi + _THREE_HALF_PI)
+            cos_sin[q, 0], cos_sin[q, 1], cos_sin[q + 1, 0], cos_sin[q + 1, 1] = -s_phi, c_phi, s_phi, -c_phi
+            owner[q] = owner[q + 1] = i
+            step[q, :] = 0.0
+            step[q + 1, :] = 0.0
+            if kind == L1_KIND or kind == CAPPED_KIND:
+                step[q, 0], step[q, 1] = -2.0 * lam * x[i], -2.0 * lam * y[i]
+                step[q + 1, 0], step[q + 1, 1] = 2.0 * lam * x[i], 2.0 * lam * y[i]
+            elif kind == NONNEG_KIND:
+                step[q, 3], step[q + 1, 3] = 1.0, -1.0
+            q += 2
+            continue
+        c_beta = tau / size[i]                   # capped l1 above its cap: the six crossings of _STEPS
+        s_beta = math.sqrt((1.0 - c_beta) * (1.0 + c_beta))
+        beta = math.atan2(s_beta, c_beta)
+        for row in range(6):
             angle[q] = _wrap(phi + _STEPS[row, 0] * _HALF_PI + _STEPS[row, 1] * beta)
             quarter = int(_STEPS[row, 0]) % 4    # rotate (cos phi, sin phi) by quarter * pi/2, then by +-beta
             if quarter == 0:
@@ -150,13 +159,10 @@ def _crossings_into(x, y, size, kind, lam, tau, angle, cos_sin, owner, step, fir
                 cos_sin[q, 0] = c0 * c_beta - s0 * s_delta
                 cos_sin[q, 1] = s0 * c_beta + c0 * s_delta
             owner[q] = i
-            step[q, 0] = step[q, 1] = step[q, 2] = step[q, 3] = 0.0
-            if kind == L1_KIND or kind == CAPPED_KIND:
-                step[q, 0] = _STEPS[row, 2] * lam * x[i]
-                step[q, 1] = _STEPS[row, 2] * lam * y[i]
-                step[q, 2] = _STEPS[row, 3] * lam * tau
-            elif kind == NONNEG_KIND:
-                step[q, 3] = _STEPS[row, 4]
+            step[q, 0] = _STEPS[row, 2] * lam * x[i]
+            step[q, 1] = _STEPS[row, 2] * lam * y[i]
+            step[q, 2] = _STEPS[row, 3] * lam * tau
+            step[q, 3] = 0.0
             q += 1
     angle[q] = math.pi
     cos_sin[q, 0], cos_sin[q, 1] = -1.0, 0.0
@@ -378,7 +384,8 @@ def sweep_workspace(r):
             np.empty(m, np.int64), np.empty((m + 1, 4)), np.empty(m + 1),          # order, arc, bound
             np.empty((3, m + 2)),                                                  # ends, cos_end, sin_end
             np.empty(max(r, 1)), np.empty(max(r, 1), np.int64),                    # psi, column
-            np.empty((4, m), np.int64), np.empty(4, np.int64), np.empty(8))        # buckets, count, roots
+            np.empty((4, m), np.int64), np.empty(4, np.int64), np.empty(8), np.empty(20))  # buckets, count,
+                                                                                                # roots, scratch
 
 
 @njit(cache=True)
@@ -409,7 +416,7 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
     X >= 0 admits no point on the searched branches).
     """
     (x, y, size, first_of, angle_all, cos_sin, owner, step, order_all, arc, bound_all, ends_all,
-     psi, column, buckets, count, roots) = work
+     psi, column, buckets, count, roots, scratch) = work
     ends, cos_end, sin_end = ends_all[0], ends_all[1], ends_all[2]
     best, best_k, best_c, best_s = np.inf, first, 1.0, 0.0
     varying = kind == L1_KIND or kind == CAPPED_KIND  # h's linear part changes from arc to arc
@@ -454,7 +461,8 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
             value = smooth + arc[j, 0] * c + arc[j, 1] * s + arc[j, 2]      # from the arc before
             A, carry_A = _add(A, carry_A, step[o, 0])
             B, carry_B = _add(B, carry_B, step[o, 1])
-            K, carry_K = _add(K, carry_K, step[o, 2])
+            if kind == CAPPED_KIND:                  # elsewhere every step of K is 0.0: K + 0.0 is K
+                K, carry_K = _add(K, carry_K, step[o, 2])
             tie = _has_tie(angle, order, j)
             if varying and tie:
                 # crossings within rounding of each other (ties, or an entry whose cap and zero
@@ -499,7 +507,7 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
         # Pass 2: stationary points inside the arcs.
         if not varying:
             # one linear part on the whole circle: its stationary points, each checked entry by entry
-            for i in range(stationary_angles(a, b, w, d, roots)):
+            for i in range(stationary_angles(a, b, w, d, roots, scratch, 0.0, _TWO_PI)):
                 c, s = math.cos(roots[i]), math.sin(roots[i])
                 value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c, s)
                 if value < best:
@@ -526,12 +534,17 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
                 continue
             A, B, K = arc[j, 0], arc[j, 1], arc[j, 2]
             c_lo, s_lo, c_hi, s_hi = cos_end[j], sin_end[j], cos_end[j + 1], sin_end[j + 1]
+            g_lo = e + K + A * c_lo + B * s_lo + c_lo * (w * c_lo + d * s_lo)
+            g_hi = e + K + A * c_hi + B * s_hi + c_hi * (w * c_hi + d * s_hi)
+            # most arcs are out of the race on the end values alone: |A| + |B| (enlarged) is above
+            # hypot(A, B), so this is below the bound computed next, and best can only fall
+            if min(g_lo, g_hi) - (1.001 * (abs(A) + abs(B)) + 2.0 * curvature_quadratic) * (hi - lo) ** 2 / 8.0 >= best:
+                bound[j] = np.inf
+                continue
             # two lower bounds: the parts' separate minima, and the end values minus the most a
             # function with |g''| <= M can dip between them (M L^2 / 8; tight on short arcs)
             split = (e + K + linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi)
                      + quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi))
-            g_lo = e + K + A * c_lo + B * s_lo + c_lo * (w * c_lo + d * s_lo)
-            g_hi = e + K + A * c_hi + B * s_hi + c_hi * (w * c_hi + d * s_hi)
             curvature = math.hypot(A, B) + 2.0 * curvature_quadratic
             bound[j] = max(split, min(g_lo, g_hi) - curvature * (hi - lo) ** 2 / 8.0)
         while True:                                  # most promising arc first: it lowers best for the rest
@@ -543,7 +556,7 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
                 break
             bound[j] = np.inf
             A, B = arc[j, 0], arc[j, 1]
-            for i in range(stationary_angles(A, B, w, d, roots)):
+            for i in range(stationary_angles(A, B, w, d, roots, scratch, ends[j], ends[j + 1])):
                 theta = roots[i]
                 if ends[j] <= theta <= ends[j + 1]:
                     c, s = math.cos(theta), math.sin(theta)
