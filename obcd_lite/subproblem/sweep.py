@@ -375,6 +375,26 @@ def _zeros_at_crossing(x, y, size, owner, angle, order, j, tie, c, s):
 
 
 @njit(cache=True)
+def _branch_floor(Z, kind, lam, tau, a, b, w, d, e):
+    """A lower bound of problem (3) on a whole branch, less a margin far above rounding: the smooth
+    part's two terms minimized apart, plus h's least value on the circle. Column j of V Z holds two
+    entries u, u' with u^2 + u'^2 = ||Z_j||^2, so |u| + |u'| >= ||Z_j|| (l1; capped l1 takes
+    min(., tau)) and at most one of them is zero, to rounding or not (l0)."""
+    floor = 0.0
+    scale = abs(e) + abs(a) + abs(b) + abs(w) + abs(d)
+    for j in range(Z.shape[1]):
+        size = math.hypot(Z[0, j], Z[1, j])
+        if kind == L1_KIND:
+            floor += lam * size
+        elif kind == CAPPED_KIND:
+            floor += lam * min(size, tau)
+        elif kind == L0_KIND and size > 0.0:
+            floor += lam
+    smooth = e - math.hypot(a, b) + 0.5 * (w - math.hypot(w, d))
+    return smooth + floor - 1e-12 * (scale + floor)
+
+
+@njit(cache=True)
 def sweep_workspace(r):
     """The scratch arrays of ``sweep_into`` for Z with r columns (capped l1: 6 crossings per entry),
     allocated once and reused across the steps of a run."""
@@ -423,6 +443,8 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
     for k in range(first, last + 1):
         a, b, cq, d, e = coef[k, 0], coef[k, 1], coef[k, 2], coef[k, 3], coef[k, 4]
         w = cq - e
+        if k > first and _branch_floor(Z, kind, lam, tau, a, b, w, d, e) > best:
+            continue  # no point of this branch can beat the other's best (the usual case for ref)
         _entries_into(Z, k, x, y)
         live = 0
         for i in range(x.size):
