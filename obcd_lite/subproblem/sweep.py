@@ -181,13 +181,7 @@ def _crossings(x, y, size, kind, lam, tau):
 
 
 @njit(cache=True)
-def _quarter(a):
-    """The quarter circle [j pi/2, (j + 1) pi/2) that holds angle a in [0, 2 pi] (3 for 2 pi)."""
-    return min(int(a / _HALF_PI), 3)
-
-
-@njit(cache=True)
-def _sort_crossings(angle, size, first_of, m, order, psi, column, buckets, count):
+def _sort_crossings(angle, size, first_of, m, order, psi, column, quarter):
     """order[:m] = the crossings of a branch of l1, l0 or X >= 0 sorted by angle, ties in a fixed order.
 
     Column j's four crossings (entries j and r + j, Z_j's two rows) sit at phi_j + k pi/2 up to
@@ -199,28 +193,32 @@ def _sort_crossings(angle, size, first_of, m, order, psi, column, buckets, count
     for j in range(r):                   # size[j] = 0 exactly when Z_j = 0, and then size[r + j] = 0
         if size[j] == 0.0:
             continue
-        a = angle[first_of[j]]
-        key = a - _HALF_PI * _quarter(a)
+        a = angle[first_of[j]]           # entry j's first zero, phi_j + pi/2
+        b = min(int(a / _HALF_PI), 3)
+        key = a - _HALF_PI * b
         p = columns
         while p > 0 and psi[p - 1] > key:
-            psi[p], column[p] = psi[p - 1], column[p - 1]
+            psi[p], column[p], quarter[p] = psi[p - 1], column[p - 1], quarter[p - 1]
             p -= 1
-        psi[p], column[p] = key, j
+        psi[p], column[p], quarter[p] = key, j, b
         columns += 1
-    count[:] = 0
-    for p in range(columns):
-        for i in (column[p], column[p] + r):
-            for q in range(first_of[i], first_of[i] + 2):
-                b = _quarter(angle[q])
-                buckets[b, count[b]] = q
-                count[b] += 1
     position = 0
     for b in range(4):
         if b == 2:                        # theta = pi (the last crossing) opens the third quarter
             order[position] = m - 1
             position += 1
-        for t in range(count[b]):
-            order[position] = buckets[b, t]
+        for p in range(columns):
+            # from entry j's first zero on, a quarter turn at a time: entry r + j's second zero,
+            # entry j's second zero, entry r + j's first zero
+            j, turn = column[p], (b - quarter[p]) % 4
+            if turn == 0:
+                order[position] = first_of[j]
+            elif turn == 1:
+                order[position] = first_of[j + r] + 1
+            elif turn == 2:
+                order[position] = first_of[j] + 1
+            else:
+                order[position] = first_of[j + r]
             position += 1
     for p in range(1, m):
         o = order[p]
@@ -403,9 +401,8 @@ def sweep_workspace(r):
             np.empty(m), np.empty((m, 2)), np.empty(m, np.int64), np.empty((m, 4)),  # angle, cos_sin, owner, step
             np.empty(m, np.int64), np.empty((m + 1, 4)), np.empty(m + 1),          # order, arc, bound
             np.empty((3, m + 2)),                                                  # ends, cos_end, sin_end
-            np.empty(max(r, 1)), np.empty(max(r, 1), np.int64),                    # psi, column
-            np.empty((4, m), np.int64), np.empty(4, np.int64), np.empty(8), np.empty(20))  # buckets, count,
-                                                                                                # roots, scratch
+            np.empty(max(r, 1)), np.empty(max(r, 1), np.int64), np.empty(max(r, 1), np.int64),  # psi, column,
+            np.empty(8), np.empty(20))                                             # quarter, roots, scratch
 
 
 @njit(cache=True)
@@ -436,7 +433,7 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
     X >= 0 admits no point on the searched branches).
     """
     (x, y, size, first_of, angle_all, cos_sin, owner, step, order_all, arc, bound_all, ends_all,
-     psi, column, buckets, count, roots, scratch) = work
+     psi, column, quarter, roots, scratch) = work
     ends, cos_end, sin_end = ends_all[0], ends_all[1], ends_all[2]
     best, best_k, best_c, best_s = np.inf, first, 1.0, 0.0
     varying = kind == L1_KIND or kind == CAPPED_KIND  # h's linear part changes from arc to arc
@@ -456,7 +453,7 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
         if kind == CAPPED_KIND:
             order[:] = np.argsort(angle)
         else:
-            _sort_crossings(angle, size, first_of, m, order, psi, column, buckets, count)
+            _sort_crossings(angle, size, first_of, m, order, psi, column, quarter)
         A_h, B_h, K_h, N = _start_state(x, y, size, kind, lam, tau, angle, order, step)
         A, carry_A = _add(a, 0.0, A_h)
         B, carry_B = _add(b, 0.0, B_h)
