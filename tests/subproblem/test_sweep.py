@@ -17,8 +17,8 @@ from obcd_lite import (L0, L1, CappedL1, NonNeg, Penalty, Zero, brute_force_2x2,
 from obcd_lite.penalties import snap_zeros
 from obcd_lite.subproblem.brute_force import kink_angles, objective_at, objective_on_circle
 from obcd_lite.penalties import L0_KIND, NONNEG_KIND, ZERO_KIND
-from obcd_lite.subproblem.sweep import (CAPPED_KIND, L1_KIND, _branch_floor, _crossings, _entries, _sort_crossings,
-                                        coefficients_2x2, sweep_2x2)
+from obcd_lite.subproblem.crossings import _crossings, _entries, _sort_crossings
+from obcd_lite.subproblem.sweep import CAPPED_KIND, L1_KIND, _branch_floor, coefficients_2x2, sweep_2x2
 
 PENALTIES = {"zero": lambda lam: Zero(), "l1": L1, "l0": L0, "capped": lambda lam: CappedL1(lam, 0.3),
              "nonneg": lambda lam: NonNeg()}
