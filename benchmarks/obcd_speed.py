@@ -20,6 +20,15 @@ directory (``NUMBA_CACHE_DIR``), so this checkout's cache is not touched.
    per entry of G. The
    sizes of G (8 n r bytes) and of the two rows of C read per step (16 n bytes) are printed beside
    them to compare with the caches (``lscpu``).
+
+``--l1`` (issue 19, about 2 min) runs only the l1 / h = 0 comparison: n = 1000, r = 20, a dense
+random start (``random_stiefel``, rng = 0), l1 with lam = 1e-5 against h = 0, Q = "exact" and
+"scalar", runs interleaved in this one process (``--repeats`` rounds of ``--iters`` iterations); it prints
+the median it/s with its range, the ratio l1 / h = 0 of the medians per Q (and the median of the
+per-round ratios, which pair runs made seconds apart), the share of the sweep in an l1 iteration
+(the sweep timed alone on the recorded blocks of a run, against the whole iteration on the same
+blocks from the same start), and a hash of X after ``--hash-iters`` steps for every penalty x Q x
+start (bit-identical iterates before and after a change of the kernel).
 """
 from __future__ import annotations
 
@@ -37,7 +46,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from obcd_lite import L0, L1, identity_init, nonneg_pca, obcd, randn_covariance, random_stiefel, sparse_pca
+from obcd_lite import (L0, L1, CappedL1, identity_init, nonneg_pca, obcd, randn_covariance, random_stiefel,
+                       sparse_pca)
 
 _HERE = Path(__file__).resolve().parent
 _spec = importlib.util.spec_from_file_location("_run_benchmarks", _HERE / "run_benchmarks.py")
@@ -195,10 +205,113 @@ def run(config: Config, emit: Callable[[str], None] = print) -> dict:
     return out
 
 
+def _sweep_share(problem, X0, Q: str, steps: int, repeats: int) -> dict:
+    """Time the compiled sweep alone on the (coef, Z) of ``steps`` recorded iterations, and the whole
+    compiled iteration on the same blocks from the same start: median us per call of each."""
+    from numba import njit
+
+    from obcd_lite.block_arithmetic import block_2x2
+    from obcd_lite.solvers.obcd import _BlockChunks, _working_set_batches
+    from obcd_lite.solvers.obcd_kernel import run_steps
+    from obcd_lite.subproblem.sweep import coefficients_2x2, sweep_2x2
+
+    @njit
+    def sweeps(coefs, Zs, kind, lam, tau):
+        total = 0.0
+        for i in range(coefs.shape[0]):
+            total += sweep_2x2(coefs[i], Zs[i], kind, lam, tau, 0, 1)[3]
+        return total
+
+    h = problem.h
+    kind, (lam, tau), exact = h.sweep_kind, h.sweep_params(), Q == "exact"
+    blocks = _BlockChunks(_working_set_batches(X0.shape[0], 2, "random", 0)).take(steps)
+    X = np.ascontiguousarray(X0.copy())
+    G = np.ascontiguousarray(problem.grad(X))
+    Z, ZD, Qt, P = np.empty((2, X.shape[1])), np.empty((2, X.shape[1])), np.empty((4, 4)), np.empty((2, 2))
+    coefs, Zs = np.empty((steps, 2, 5)), np.empty((steps, 2, X.shape[1]))
+    for i in range(steps):  # record the subproblems of the run, one step at a time
+        block_2x2(problem._C, problem._D, X, G, blocks[i, 0], blocks[i, 1], 1e-5, exact, Z, ZD, Qt, P)
+        coefficients_2x2(Qt, P, coefs[i])
+        Zs[i] = Z
+        run_steps(problem._C, problem._D, X, G, blocks[i:i + 1], 1e-5, exact, kind, lam, tau, 0, 1, 0.0, _NO_TRACE)
+    sweeps(coefs[:2], Zs[:2], kind, lam, tau)  # compile
+    t_sweep, t_iter = [], []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        sweeps(coefs, Zs, kind, lam, tau)
+        t_sweep.append((time.perf_counter() - t) / steps * 1e6)
+        X = np.ascontiguousarray(X0.copy())
+        G = np.ascontiguousarray(problem.grad(X))
+        t = time.perf_counter()
+        run_steps(problem._C, problem._D, X, G, blocks, 1e-5, exact, kind, lam, tau, 0, 1, 0.0, _NO_TRACE)
+        t_iter.append((time.perf_counter() - t) / steps * 1e6)
+    sweep_us, iter_us = float(np.median(t_sweep)), float(np.median(t_iter))
+    return {"sweep_us": sweep_us, "iter_us": iter_us, "share": sweep_us / iter_us}
+
+
+_NO_TRACE = np.empty((0, 2))
+
+
+def x_hash(X: np.ndarray) -> str:
+    """The first 12 hex digits of the SHA-256 of X's bytes (equal iterates, to the last bit)."""
+    import hashlib
+    return hashlib.sha256(np.ascontiguousarray(X).tobytes()).hexdigest()[:12]
+
+
+def section_l1(C: np.ndarray, n: int, r: int, iters: int, repeats: int, hash_iters: int, emit) -> dict:
+    """Issue 19: l1 (lam = 1e-5) against h = 0 per Q, in one process, interleaved runs."""
+    t0 = time.perf_counter()
+    X0 = random_stiefel(n, r, rng=0)
+    problems = {"h=0": sparse_pca(C), "L1(1e-5)": sparse_pca(C, L1(1e-5))}
+    speeds = {(h, Q): [] for h in problems for Q in ("exact", "scalar")}
+    for problem in problems.values():
+        obcd(problem, X0, rng=0, max_iter=100, Q="exact")  # compile / load, first touch
+    for _ in range(repeats):
+        for (h, Q), runs in speeds.items():
+            res = obcd(problems[h], X0, rng=0, max_iter=iters, Q=Q, log_every=10**9)
+            runs.append(res.iterations / res.seconds)
+    rows, out = [], {}
+    for Q in ("exact", "scalar"):
+        zero, l1 = np.array(speeds["h=0", Q]), np.array(speeds["L1(1e-5)", Q])
+        share = _sweep_share(problems["L1(1e-5)"], X0, Q, steps=min(iters, 20_000), repeats=3)
+        out[Q] = {"h0": np.median(zero), "l1": np.median(l1), "ratio": np.median(zero) / np.median(l1), **share}
+        rows.append([Q, np.median(zero), f"{zero.min():.0f}-{zero.max():.0f}", np.median(l1),
+                     f"{l1.min():.0f}-{l1.max():.0f}", np.median(zero) / np.median(l1), np.median(zero / l1),
+                     share["iter_us"], share["sweep_us"], 100 * share["share"]])
+    emit(format_table(["Q", "h=0 it/s", "range", "l1 it/s", "range", "h0/l1", "median of round ratios",
+                       "l1 us/iter", "sweep us", "sweep %"], rows,
+                      title=f"Table D. l1 (lam = 1e-5) against h = 0, randn-500-{n}, r = {r}, X0 = random_stiefel "
+                            f"(dense), {repeats} interleaved rounds of {iters} iterations"))
+    emit("(h0/l1 = how many times longer an l1 iteration takes than an h = 0 one with the same Q; sweep % = "
+         "the compiled sweep alone on the recorded subproblems of 20,000 l1 steps over the whole iteration on "
+         f"the same blocks; section time {time.perf_counter() - t0:.1f} s, load {load_average()})")
+    penalties = {"h=0": sparse_pca(C), "L1(1e-5)": sparse_pca(C, L1(1e-5)), "L1(1e-4)": sparse_pca(C, L1(1e-4)),
+                 "L0(3e-6)": sparse_pca(C, L0(3e-6)), "CappedL1(1e-4,0.05)": sparse_pca(C, CappedL1(1e-4, 0.05)),
+                 "X>=0": nonneg_pca(C)}
+    hashes = []
+    for h, problem in penalties.items():
+        for Q in ("exact", "scalar"):
+            for start, X in (("dense", X0), ("identity", identity_init(n, r)))[h == "X>=0":]:  # X0 >= 0 only
+                hashes.append([h, Q, start, x_hash(obcd(problem, X, rng=0, max_iter=hash_iters, Q=Q).X)])
+    emit(format_table(["h", "Q", "start", "sha256(X)[:12]"], hashes,
+                      title=f"Table E. Iterates after {hash_iters} compiled steps (rng = 0)"))
+    out["hashes"] = hashes
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes, no compile-time section (smoke run)")
+    parser.add_argument("--l1", action="store_true", help="only the l1 / h = 0 ratio, sweep share and hashes")
+    parser.add_argument("--iters", type=int, default=40_000, help="--l1: iterations per run")
+    parser.add_argument("--repeats", type=int, default=7, help="--l1: interleaved rounds")
+    parser.add_argument("--hash-iters", type=int, default=20_000, help="--l1: steps before hashing X")
     args = parser.parse_args(argv)
+    if args.l1:
+        print(environment_report(), flush=True)
+        C = randn_covariance(500, 1000, rng=0)
+        section_l1(C, 1000, 20, args.iters, args.repeats, args.hash_iters, emit=lambda s: print(s, flush=True))
+        return 0
     config = Config().quick() if args.quick else Config()
     run(config, emit=lambda s: print(s, flush=True))
     return 0

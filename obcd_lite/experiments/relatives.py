@@ -59,6 +59,7 @@ class ProcrustesInstance:
 
     @property
     def mismatch(self) -> bool:
+        """Whether the start and the solution lie in different components of O(p) (det differs)."""
         return self.det_start != self.det_solution
 
 

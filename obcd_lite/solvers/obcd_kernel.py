@@ -13,8 +13,9 @@ the same compiled functions, so the iterates agree bit for bit:
 4. ``block_arithmetic.step_2x2``: the exact change of f and G += C(:, B) dZ D (Appendix C.3 (i)),
    a rank-2 update read row by row from the rows B of the symmetric C.
 
-Memory beyond X, G and C: the O(r) buffers of one call. The loop allocates nothing itself; the
-sweep allocates its O(r) scratch arrays on every call (numba's allocator, ~0.1 us each).
+Memory beyond X, G and C: the O(r) buffers of one call, the sweep's workspace among them (allocated
+once per call and reused by every step: the loop allocates nothing; only capped l1 still sorts with
+``np.argsort``, which allocates).
 L enters only through G (whose update does not involve it) and the starting F.
 
 numba caches :func:`run_steps` with the functions it calls compiled in, and checks only this
@@ -28,7 +29,7 @@ from numba import njit
 
 from ..block_arithmetic import block_2x2, step_2x2
 from ..penalties import CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND
-from ..subproblem.sweep import coefficients_2x2, rotate_rows, sweep_2x2
+from ..subproblem.sweep import coefficients_2x2, rotate_rows, sweep_into, sweep_workspace
 
 #: Columns of the optional per-step trace: F before - F after, ||V - I||_F^2.
 TRACE_COLUMNS = ("decrease", "move")
@@ -82,6 +83,7 @@ def run_steps(C, D, X, G, blocks, alpha, exact, kind, lam, tau, first, last, F, 
     W = np.empty((2, r))
     VZ = np.empty((2, r))
     no_rows = np.empty((2, 0))
+    work = sweep_workspace(0 if kind == ZERO_KIND else r)   # the sweep's scratch, reused by every step
     Qt = np.empty((4, 4))
     P = np.empty((2, 2))
     coef = np.empty((2, 5))
@@ -91,12 +93,11 @@ def run_steps(C, D, X, G, blocks, alpha, exact, kind, lam, tau, first, last, F, 
         block_2x2(C, D, X, G, b0, b1, alpha, exact, Z, ZD, Qt, P)
         coefficients_2x2(Qt, P, coef)
         if kind == ZERO_KIND:
-            branch, c, s, _, _ = sweep_2x2(coef, no_rows, kind, 0.0, 0.0, first, last)
+            branch, c, s, _ = sweep_into(coef, no_rows, kind, 0.0, 0.0, first, last, work, no_rows)
             rotate_rows(Z, branch, c, s, VZ)
             h_change = 0.0
         else:
-            branch, c, s, _, rows = sweep_2x2(coef, Z, kind, lam, tau, first, last)
-            VZ[:, :] = rows
+            branch, c, s, _ = sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ)
             h_change = _penalty_value(VZ, kind, lam, tau) - _penalty_value(Z, kind, lam, tau)
         for a in range(2):
             for j in range(r):

@@ -19,6 +19,7 @@ _TWO_PI = 2.0 * math.pi
 # Newton steps on g'(theta) that polish each quartic root (a root in t loses digits when the
 # coefficients span many orders of magnitude, e.g. a root near t = infinity next to roots near 1).
 _NEWTON_STEPS = 4
+_REACH = 0.5 * _NEWTON_STEPS + 1e-6  # how far (in angle) the polishing can move a root, with a margin
 
 
 @njit(cache=True)
@@ -47,16 +48,19 @@ def quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi):
 
 
 @njit(cache=True)
-def stationary_angles(A, B, w, d):
-    """Stationary points of g = A c + B s + w c^2 + d c s, as angles in [0, 2 pi): the closed form
+def stationary_angles(A, B, w, d, out, scratch, lo, hi):
+    """Stationary points of g = A c + B s + w c^2 + d c s, as angles in [0, 2 pi), written to out
+    (8 slots) and counted (the return value; ``scratch``: 20 slots): the closed form
     when w = d = 0, else the real roots of g'(theta) (1 + t^2)^2, a quartic in t = tan(theta / 2)
     (and the roots of its derivative, where a double root may sit), each polished by Newton's
-    method on g'(theta) (any angle is a harmless candidate, scored exactly by the caller)."""
+    method on g'(theta) (any angle is a harmless candidate, scored exactly by the caller). Only
+    the points that may land on the arc [lo, hi] are polished and returned: a Newton step moves
+    less than 1/2, so a root farther than _NEWTON_STEPS / 2 from the arc cannot reach it."""
     if w == 0.0 and d == 0.0:  # A c + B s: one minimizer, in closed form
-        out = np.empty(1)
         out[0] = (math.atan2(B, A) + math.pi) % _TWO_PI
-        return out
-    coeffs = np.array([d - B, 4.0 * w - 2.0 * A, -6.0 * d, -2.0 * A - 4.0 * w, B + d])
+        return 1
+    coeffs = scratch[:5]
+    coeffs[0], coeffs[1], coeffs[2], coeffs[3], coeffs[4] = d - B, 4.0 * w - 2.0 * A, -6.0 * d, -2.0 * A - 4.0 * w, B + d
     # Coefficients below eps of the largest are rounding noise; a vanishing leading coefficient is
     # a root at t = infinity, theta = pi, which is a crossing of its own.
     largest = np.max(np.abs(coeffs))
@@ -67,12 +71,14 @@ def stationary_angles(A, B, w, d):
         elif lead == 5:
             lead = i
     if lead >= 4:  # a constant (or zero) quartic: no root
-        return np.empty(0)
-    roots = np.empty(8)
-    count = quartic_candidates(coeffs, lead, roots)
-    out = np.empty(count)
+        return 0
+    count = quartic_candidates(coeffs, lead, out, scratch[5:])
+    kept = 0
+    middle, half_width = 0.5 * (lo + hi), 0.5 * (hi - lo)
     for i in range(count):
-        theta = 2.0 * math.atan(roots[i])
+        theta = 2.0 * math.atan(out[i])
+        if abs((theta - middle + math.pi) % _TWO_PI - math.pi) - half_width > _REACH:
+            continue
         for _ in range(_NEWTON_STEPS):
             c, s = math.cos(theta), math.sin(theta)
             c2, s2 = c * c - s * s, 2.0 * c * s
@@ -81,5 +87,6 @@ def stationary_angles(A, B, w, d):
             if curve == 0.0 or abs(slope) >= 0.5 * abs(curve):  # only small, well-defined steps
                 break
             theta -= slope / curve
-        out[i] = theta % _TWO_PI
-    return out
+        out[kept] = theta % _TWO_PI
+        kept += 1
+    return kept

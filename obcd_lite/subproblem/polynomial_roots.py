@@ -103,23 +103,24 @@ def _roots_on_pieces(c, lead, cuts, n_cuts, out, count):
 
 
 @njit(cache=True)
-def quartic_candidates(q, lead, out):
+def quartic_candidates(q, lead, out, scratch):
     """Real roots of the polynomial q[lead:] (degree 1 to 4, q[lead] != 0) where it changes sign,
     and the real roots of q' (a double root of q, where rounding may hide the sign change, is one),
-    written to ``out`` (8 slots); the count is returned. q' is monotone and free of inflections
+    written to ``out`` (8 slots); the count is returned. ``scratch``: 15 slots (no allocation). q' is monotone and free of inflections
     between the roots of q'' and q''' (closed forms), q between those of q' and q''; each such
     piece holds at most one root, found by ``_root_between``."""
     degree = q.size - 1 - lead
     if degree == 1:
         out[0] = -q[lead + 1] / q[lead]
         return 1
-    d1 = np.zeros(5)   # q', right-aligned like q
+    d1 = scratch[:5]   # q', right-aligned like q
+    d1[:] = 0.0
     for i in range(degree):
         d1[5 - degree + i] = q[lead + i] * (degree - i)
     lead1 = 5 - degree
-    second = np.empty(2)   # the real roots of q'': cuts for both q' and q
+    second = scratch[5:7]  # the real roots of q'': cuts for both q' and q
     n_second = 0
-    cuts = np.empty(8)
+    cuts = scratch[7:15]
     n_cuts = 0
     if degree == 2:    # q' linear: its root is the vertex of q
         out[0] = -d1[4] / d1[3]

@@ -11,12 +11,13 @@ It vanishes at phi_i +- pi/2: the breakpoints t = -x_i / y_i of the paper's tan 
 (the paper prints x_i / y_i). Where |u_i| = tau (capped l1) it crosses its cap, at
 phi_i +- beta_i and phi_i + pi +- beta_i with beta_i = arccos(tau / R_i).
 
-Sorting these crossings cuts the circle into arcs. On each arc h is A_h c + B_h s + K with
+Sorting these crossings (``crossings``: one sort of the r column offsets, not of all 4r
+crossings) cuts the circle into arcs. On each arc h is A_h c + B_h s + K with
 constant (A_h, B_h, K), and each crossing changes them by a known step:
 
 * l1: a zero from + to - adds -2 lam (x_i, y_i), from - to + adds +2 lam (x_i, y_i);
 * capped l1: leaving the cap on the + side adds +lam (x_i, y_i) and -lam tau, and so on
-  around the six crossings of an entry (``_STEPS``);
+  around the six crossings of an entry (``crossings._STEPS``);
 * l0: h is lam * (number of live entries) on every arc and drops by lam per zero;
 * X >= 0: h is 0 on arcs where no entry is negative and +inf elsewhere (a count of negative
   entries is swept along).
@@ -41,9 +42,15 @@ solved only on arcs whose lower bound beats the best value so far, most promisin
 the bound is the larger of the arc-wise minima of the linear and the quadratic part added, and
 the smaller end value minus M L^2 / 8 (|g''| <= M on an arc of length L). A root that is not a stationary
 point is still a point of its arc with its exact value, so it cannot give a wrong answer.
+Arcs whose end values alone put them out of the race skip the bound, and the second branch is
+skipped when a lower bound of the whole branch (the smooth part's two terms minimized apart,
+plus h's least value on the circle) is above the first branch's best: for OBCD's steps the
+reflection branch nearly always is. Neither changes the candidate that wins.
 
 The loops are compiled with numba: written with NumPy arrays, the same search spends most of its
-time in NumPy's fixed cost per call (about 50 operations on arrays of a few dozen numbers).
+time in NumPy's fixed cost per call (about 50 operations on arrays of a few dozen numbers). The
+compiled OBCD kernel passes one workspace (``sweep_workspace``) to every step (``sweep_into``), so
+the sweep allocates nothing (capped l1 still sorts with ``np.argsort``).
 ``breakpoint.candidate_set`` keeps that vectorized form, which lists every candidate for teaching.
 """
 from __future__ import annotations
@@ -55,6 +62,7 @@ from numba import njit
 
 from ..penalties import CAPPED_KIND, EPS, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_ULPS
 from .arcs import linear_min_inside, linear_min_on_arc, quadratic_min_on_arc, stationary_angles
+from .crossings import _crossings_into, _entries_into, _sort_crossings
 
 _TWO_PI = 2.0 * math.pi
 _HALF_PI = 0.5 * math.pi
@@ -64,89 +72,6 @@ _ZERO_TOL = ZERO_ULPS * EPS  # an entry is zero when |x c + y s| <= _ZERO_TOL hy
 # Arcs shorter than the window get no stationary candidate: their end points are within
 # O(window^2) of any interior value.
 _TIE_WINDOW = 1e-9
-# The crossings of one entry, in the order they are met as theta grows from phi_i. Columns:
-# offset from phi_i in units of pi/2, plus sign * beta_i; the step of (A_h, B_h) in units of
-# lam (x_i, y_i), of K in units of lam tau, and of the count of negative entries. Rows 1 and 4
-# are the zeros (all that l1, l0 and X >= 0 have); capped l1 also leaves the + cap (row 0),
-# enters and leaves the - cap (2, 3) and enters the + cap (5).
-_STEPS = np.array([
-    # quarter, beta sign, step AB, step K, step N
-    [0.0, 1.0, 1.0, -1.0, 0.0],
-    [1.0, 0.0, -2.0, 0.0, 1.0],
-    [2.0, -1.0, 1.0, 1.0, 0.0],
-    [2.0, 1.0, -1.0, -1.0, 0.0],
-    [3.0, 0.0, 2.0, 0.0, -1.0],
-    [4.0, -1.0, -1.0, 1.0, 0.0],
-])
-_ZERO_ROWS = np.array([1, 4])
-_ALL_ROWS = np.arange(6)
-
-
-@njit(cache=True)
-def _entries(Z, k):
-    """x, y of eq. (1-D): the entries of V Z are x c + y s (rows 1 and 2 of V Z, concatenated)."""
-    r = Z.shape[1]
-    x = np.empty(2 * r)
-    y = np.empty(2 * r)
-    sign = 1.0 if k == 0 else -1.0  # rot(theta) = [[c, s], [-s, c]], ref(theta) = [[-c, s], [s, c]]
-    for j in range(r):
-        x[j] = sign * Z[0, j]
-        y[j] = Z[1, j]
-        x[r + j] = Z[1, j]
-        y[r + j] = -sign * Z[0, j]
-    return x, y
-
-
-@njit(cache=True)
-def _crossings(x, y, size, kind, lam, tau):
-    """Every crossing of the branch, and theta = pi (last): angle, (cos, sin), owner entry (-1 for
-    pi) and the steps of (A_h, B_h, K, negatives) there."""
-    n = x.size
-    m = (6 if kind == CAPPED_KIND else 2) * n + 1
-    angle = np.empty(m)
-    cos_sin = np.empty((m, 2))  # (cos, sin) of each crossing, from (x, y) without trigonometry
-    owner = np.full(m, -1)
-    step = np.zeros((m, 4))  # A_h, B_h, K, negatives
-    q = 0
-    for i in range(n):
-        if size[i] == 0.0:
-            continue
-        phi = math.atan2(y[i], x[i])
-        c_phi, s_phi = x[i] / size[i], y[i] / size[i]
-        capped = kind == CAPPED_KIND and size[i] > tau
-        beta, c_beta, s_beta = 0.0, 1.0, 0.0
-        if capped:
-            c_beta = tau / size[i]
-            s_beta = math.sqrt((1.0 - c_beta) * (1.0 + c_beta))
-            beta = math.atan2(s_beta, c_beta)
-        for row in _ALL_ROWS if capped else _ZERO_ROWS:
-            angle[q] = (phi + _STEPS[row, 0] * _HALF_PI + _STEPS[row, 1] * beta) % _TWO_PI
-            quarter = int(_STEPS[row, 0]) % 4    # rotate (cos phi, sin phi) by quarter * pi/2, then by +-beta
-            if quarter == 0:
-                c0, s0 = c_phi, s_phi
-            elif quarter == 1:
-                c0, s0 = -s_phi, c_phi
-            elif quarter == 2:
-                c0, s0 = -c_phi, -s_phi
-            else:
-                c0, s0 = s_phi, -c_phi
-            if _STEPS[row, 1] == 0.0:            # a zero: no turn by beta
-                cos_sin[q, 0], cos_sin[q, 1] = c0, s0
-            else:
-                s_delta = _STEPS[row, 1] * s_beta
-                cos_sin[q, 0] = c0 * c_beta - s0 * s_delta
-                cos_sin[q, 1] = s0 * c_beta + c0 * s_delta
-            owner[q] = i
-            if kind == L1_KIND or kind == CAPPED_KIND:
-                step[q, 0] = _STEPS[row, 2] * lam * x[i]
-                step[q, 1] = _STEPS[row, 2] * lam * y[i]
-                step[q, 2] = _STEPS[row, 3] * lam * tau
-            elif kind == NONNEG_KIND:
-                step[q, 3] = _STEPS[row, 4]
-            q += 1
-    angle[q] = math.pi
-    cos_sin[q, 0], cos_sin[q, 1] = -1.0, 0.0
-    return angle[:q + 1], cos_sin[:q + 1], owner[:q + 1], step[:q + 1]
 
 
 @njit(cache=True)
@@ -292,7 +217,48 @@ def _zeros_at_crossing(x, y, size, owner, angle, order, j, tie, c, s):
 
 
 @njit(cache=True)
+def _branch_floor(Z, kind, lam, tau, a, b, w, d, e):
+    """A lower bound of problem (3) on a whole branch, less a margin far above rounding: the smooth
+    part's two terms minimized apart, plus h's least value on the circle. Column j of V Z holds two
+    entries u, u' with u^2 + u'^2 = ||Z_j||^2, so |u| + |u'| >= ||Z_j|| (l1; capped l1 takes
+    min(., tau)) and at most one of them is zero, to rounding or not (l0)."""
+    floor = 0.0
+    scale = abs(e) + abs(a) + abs(b) + abs(w) + abs(d)
+    for j in range(Z.shape[1]):
+        size = math.hypot(Z[0, j], Z[1, j])
+        if kind == L1_KIND:
+            floor += lam * size
+        elif kind == CAPPED_KIND:
+            floor += lam * min(size, tau)
+        elif kind == L0_KIND and size > 0.0:
+            floor += lam
+    smooth = e - math.hypot(a, b) + 0.5 * (w - math.hypot(w, d))
+    return smooth + floor - 1e-12 * (scale + floor)
+
+
+@njit(cache=True)
+def sweep_workspace(r):
+    """The scratch arrays of ``sweep_into`` for Z with r columns (capped l1: 6 crossings per entry),
+    allocated once and reused across the steps of a run."""
+    n, m = 2 * r, 12 * r + 1
+    return (np.empty(n), np.empty(n), np.empty(n), np.empty(n, np.int64),       # x, y, size, first_of
+            np.empty(m), np.empty((m, 2)), np.empty(m, np.int64), np.empty((m, 4)),  # angle, cos_sin, owner, step
+            np.empty(m, np.int64), np.empty((m + 1, 4)), np.empty(m + 1),          # order, arc, bound
+            np.empty((3, m + 2)),                                                  # ends, cos_end, sin_end
+            np.empty(max(r, 1)), np.empty(max(r, 1), np.int64), np.empty(max(r, 1), np.int64),  # psi, column,
+            np.empty(8), np.empty(20))                                             # quarter, roots, scratch
+
+
+@njit(cache=True)
 def sweep_2x2(coef, Z, kind, lam, tau, first, last):
+    """``sweep_into`` with a new workspace: (branch, c, s, value, VZ)."""
+    VZ = np.empty((2, Z.shape[1]))
+    k, c, s, value = sweep_into(coef, Z, kind, lam, tau, first, last, sweep_workspace(Z.shape[1]), VZ)
+    return k, c, s, value, VZ
+
+
+@njit(cache=True)
+def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
     """Global minimizer of problem (3), k = 2, for a separable h given by ``kind``.
 
     Parameters
@@ -302,28 +268,36 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
     kind : ``ZERO_KIND``, ``L1_KIND``, ``L0_KIND``, ``CAPPED_KIND`` or ``NONNEG_KIND``.
     lam, tau : the penalty's parameters (ignored where it has none).
     first, last : the branches searched, 0 (rot) to 1 (ref) inclusive.
+    work : ``sweep_workspace(r)``. VZ : (2, r) array that receives the new rows V Z, in which the
+        entries that are zero to rounding are exactly 0.0 (as ``penalties.snap_zeros``).
 
     Returns
     -------
-    (branch, c, s, value, VZ): the best candidate, its value (+inf, with (c, s) = (1, 0), when
-    X >= 0 admits no point on the searched branches) and the new rows V Z, in which the entries
-    that are zero to rounding are exactly 0.0 (as ``penalties.snap_zeros``).
+    (branch, c, s, value): the best candidate and its value (+inf, with (c, s) = (1, 0), when
+    X >= 0 admits no point on the searched branches).
     """
+    (x, y, size, first_of, angle_all, cos_sin, owner, step, order_all, arc, bound_all, ends_all,
+     psi, column, quarter, roots, scratch) = work
+    ends, cos_end, sin_end = ends_all[0], ends_all[1], ends_all[2]
     best, best_k, best_c, best_s = np.inf, first, 1.0, 0.0
     varying = kind == L1_KIND or kind == CAPPED_KIND  # h's linear part changes from arc to arc
     for k in range(first, last + 1):
         a, b, cq, d, e = coef[k, 0], coef[k, 1], coef[k, 2], coef[k, 3], coef[k, 4]
         w = cq - e
-        x, y = _entries(Z, k)
-        size = np.empty(x.size)
+        if k > first and _branch_floor(Z, kind, lam, tau, a, b, w, d, e) > best:
+            continue  # no point of this branch can beat the other's best (the usual case for ref)
+        _entries_into(Z, k, x, y)
         live = 0
         for i in range(x.size):
             size[i] = math.hypot(x[i], y[i])
             if size[i] > 0.0:
                 live += 1
-        angle, cos_sin, owner, step = _crossings(x, y, size, kind, lam, tau)
-        m = angle.size
-        order = np.argsort(angle)
+        m = _crossings_into(x, y, size, kind, lam, tau, angle_all, cos_sin, owner, step, first_of)
+        angle, order = angle_all[:m], order_all[:m]
+        if kind == CAPPED_KIND:
+            order[:] = np.argsort(angle)
+        else:
+            _sort_crossings(angle, size, first_of, m, order, psi, column, quarter)
         A_h, B_h, K_h, N = _start_state(x, y, size, kind, lam, tau, angle, order, step)
         A, carry_A = _add(a, 0.0, A_h)
         B, carry_B = _add(b, 0.0, B_h)
@@ -335,12 +309,9 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
             if value < best:
                 best, best_k, best_c, best_s = value, 0, 1.0, 0.0
 
-        # Pass 1: score every crossing; record each arc's data and end points.
-        arc = np.empty((m + 1, 4))                   # A, B, K, negatives on arc j = [ends[j], ends[j + 1]]
+        # Pass 1: score every crossing; record each arc's data (A, B, K, negatives on arc
+        # j = [ends[j], ends[j + 1]]) and end points.
         last_mid = (np.nan, np.nan)                  # the last midpoint of tied crossings scored
-        ends = np.empty(m + 2)
-        cos_end = np.empty(m + 2)
-        sin_end = np.empty(m + 2)
         ends[0], cos_end[0], sin_end[0] = 0.0, 1.0, 0.0
         ends[m + 1], cos_end[m + 1], sin_end[m + 1] = _TWO_PI, 1.0, 0.0
         for j in range(m):
@@ -353,7 +324,8 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
             value = smooth + arc[j, 0] * c + arc[j, 1] * s + arc[j, 2]      # from the arc before
             A, carry_A = _add(A, carry_A, step[o, 0])
             B, carry_B = _add(B, carry_B, step[o, 1])
-            K, carry_K = _add(K, carry_K, step[o, 2])
+            if kind == CAPPED_KIND:                  # elsewhere every step of K is 0.0: K + 0.0 is K
+                K, carry_K = _add(K, carry_K, step[o, 2])
             tie = _has_tie(angle, order, j)
             if varying and tie:
                 # crossings within rounding of each other (ties, or an entry whose cap and zero
@@ -398,8 +370,8 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
         # Pass 2: stationary points inside the arcs.
         if not varying:
             # one linear part on the whole circle: its stationary points, each checked entry by entry
-            for theta in stationary_angles(a, b, w, d):
-                c, s = math.cos(theta), math.sin(theta)
+            for i in range(stationary_angles(a, b, w, d, roots, scratch, 0.0, _TWO_PI)):
+                c, s = math.cos(roots[i]), math.sin(roots[i])
                 value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c, s)
                 if value < best:
                     best, best_k, best_c, best_s = value, k, c, s
@@ -415,7 +387,7 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
                     if value < best:
                         best, best_k, best_c, best_s = value, k, -A / norm, -B / norm
             continue
-        bound = np.empty(m + 1)
+        bound = bound_all[:m + 1]
         half = 0.5 * (math.atan2(d, w) + math.pi)
         curvature_quadratic = math.hypot(w, d)     # |d^2/dtheta^2 (w c^2 + d c s)| <= 2 hypot(w, d)
         for j in range(m + 1):
@@ -425,25 +397,37 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
                 continue
             A, B, K = arc[j, 0], arc[j, 1], arc[j, 2]
             c_lo, s_lo, c_hi, s_hi = cos_end[j], sin_end[j], cos_end[j + 1], sin_end[j + 1]
+            g_lo = e + K + A * c_lo + B * s_lo + c_lo * (w * c_lo + d * s_lo)
+            g_hi = e + K + A * c_hi + B * s_hi + c_hi * (w * c_hi + d * s_hi)
+            # most arcs are out of the race on the end values alone: |A| + |B| (enlarged) is above
+            # hypot(A, B), so this is below the bound computed next, and best can only fall
+            if min(g_lo, g_hi) - (1.001 * (abs(A) + abs(B)) + 2.0 * curvature_quadratic) * (hi - lo) ** 2 / 8.0 >= best:
+                bound[j] = np.inf
+                continue
             # two lower bounds: the parts' separate minima, and the end values minus the most a
             # function with |g''| <= M can dip between them (M L^2 / 8; tight on short arcs)
             split = (e + K + linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi)
                      + quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi))
-            g_lo = e + K + A * c_lo + B * s_lo + c_lo * (w * c_lo + d * s_lo)
-            g_hi = e + K + A * c_hi + B * s_hi + c_hi * (w * c_hi + d * s_hi)
             curvature = math.hypot(A, B) + 2.0 * curvature_quadratic
             bound[j] = max(split, min(g_lo, g_hi) - curvature * (hi - lo) ** 2 / 8.0)
-        for j in np.argsort(bound):                  # most promising arc first: it lowers best for the rest
-            if not bound[j] < best:
+        while True:                                  # most promising arc first: it lowers best for the rest
+            j, low = -1, np.inf
+            for t in range(m + 1):                   # the lowest bound left (few arcs get this far)
+                if bound[t] < low:
+                    j, low = t, bound[t]
+            if not low < best:
                 break
+            bound[j] = np.inf
             A, B = arc[j, 0], arc[j, 1]
-            for theta in stationary_angles(A, B, w, d):
+            for i in range(stationary_angles(A, B, w, d, roots, scratch, ends[j], ends[j + 1])):
+                theta = roots[i]
                 if ends[j] <= theta <= ends[j + 1]:
                     c, s = math.cos(theta), math.sin(theta)
                     value = e + A * c + B * s + arc[j, 2] + c * (w * c + d * s)
                     if value < best:
                         best, best_k, best_c, best_s = value, k, c, s
-    return best_k, best_c, best_s, best, _new_rows(Z, best_k, best_c, best_s)
+    _new_rows(Z, best_k, best_c, best_s, VZ)
+    return best_k, best_c, best_s, best
 
 
 @njit(cache=True)
@@ -472,13 +456,11 @@ def rotate_rows(Z, k, c, s, out):
 
 
 @njit(cache=True)
-def _new_rows(Z, k, c, s):
-    """V Z for V = rot(theta) (k = 0) or ref(theta) (k = 1), with the zeros to rounding set to 0.0."""
-    VZ = np.empty((2, Z.shape[1]))
+def _new_rows(Z, k, c, s, VZ):
+    """VZ = V Z for V = rot(theta) (k = 0) or ref(theta) (k = 1), with the zeros to rounding set to 0.0."""
     rotate_rows(Z, k, c, s, VZ)
     for j in range(Z.shape[1]):
         tol = _ZERO_TOL * math.hypot(Z[0, j], Z[1, j])
         for i in range(2):
             if abs(VZ[i, j]) <= tol:
                 VZ[i, j] = 0.0
-    return VZ

@@ -16,7 +16,9 @@ from obcd_lite import (L0, L1, CappedL1, NonNeg, Penalty, Zero, brute_force_2x2,
                        solve_2x2_full)
 from obcd_lite.penalties import snap_zeros
 from obcd_lite.subproblem.brute_force import kink_angles, objective_at, objective_on_circle
-from obcd_lite.subproblem.sweep import CAPPED_KIND, L1_KIND, _crossings, _entries, sweep_2x2
+from obcd_lite.penalties import L0_KIND, NONNEG_KIND, ZERO_KIND
+from obcd_lite.subproblem.crossings import _crossings, _entries, _sort_crossings
+from obcd_lite.subproblem.sweep import CAPPED_KIND, L1_KIND, _branch_floor, coefficients_2x2, sweep_2x2
 
 PENALTIES = {"zero": lambda lam: Zero(), "l1": L1, "l0": L0, "capped": lambda lam: CappedL1(lam, 0.3),
              "nonneg": lambda lam: NonNeg()}
@@ -240,3 +242,46 @@ def test_steps_far_above_P_keep_its_digits(Qt, P, Z, h):
     sol = solve_2x2_full(Qt, P, Z, h, branches="rot")
     bf = brute_force_2x2(Qt, P, Z, h, branches=("rot",))
     assert sol.value <= bf.value + 1e-9 * max(1.0, abs(bf.value))
+
+
+@given(tied_instances())
+def test_crossings_are_sorted_without_argsort(instance):
+    """The order built from the r column offsets is a permutation that sorts the angles, exact ties
+    (parallel or axis-aligned columns) included."""
+    _, _, Z, _ = instance
+    for kind in (L1_KIND, L0_KIND, NONNEG_KIND):
+        for k in (0, 1):
+            x, y = _entries(np.ascontiguousarray(Z), k)
+            size = np.hypot(x, y)
+            angle, _, owner, _ = _crossings(x, y, size, kind, 0.5, 0.0)
+            m = angle.size
+            first_of = np.zeros(x.size, dtype=np.int64)
+            for q in range(m - 1)[::-1]:
+                first_of[owner[q]] = q
+            order = np.empty(m, dtype=np.int64)
+            r = Z.shape[1]
+            _sort_crossings(angle, size, first_of, m, order, np.empty(r), np.empty(r, np.int64), np.empty(r, np.int64))
+            assert np.array_equal(np.sort(order), np.arange(m))
+            assert np.all(np.diff(angle[order]) >= 0.0)
+
+
+@pytest.mark.parametrize("penalty", sorted(PENALTIES))
+def test_branch_floor_is_below_the_branch_minimum(penalty):
+    """The bound that lets the sweep skip a branch is below that branch's own minimum (the sweep
+    on it alone, never skipped), so a skipped branch never held a better point."""
+    rng = np.random.default_rng(3)
+    for trial in range(40):
+        h = PENALTIES[penalty](rng.choice([1e-3, 0.1, 2.0]))
+        Qt = _qt(("general", "scalar", "psd")[trial % 3], rng)
+        P = rng.standard_normal((2, 2))
+        Z = np.ascontiguousarray(rng.standard_normal((2, 4)) * rng.choice([0.1, 1.0, 3.0]))
+        if penalty == "zero":
+            Z = np.empty((2, 0))
+        coef = np.empty((2, 5))
+        coefficients_2x2(Qt, P, coef)
+        lam, tau = h.sweep_params()
+        kind = ZERO_KIND if h.is_zero else h.sweep_kind
+        for k in (0, 1):
+            a, b, cq, d, e = coef[k]
+            floor = _branch_floor(Z, kind, lam, tau, a, b, cq - e, d, e)
+            assert floor <= sweep_2x2(coef, Z, kind, lam, tau, k, k)[3]

@@ -1,0 +1,185 @@
+"""Where the entries of V Z vanish or reach their cap on a branch, in sorted order (for :mod:`.sweep`).
+
+Entry i of V Z is u_i = x_i c + y_i s = R_i cos(theta - phi_i): it vanishes at phi_i +- pi/2 and
+(capped l1) reaches |u_i| = tau at phi_i +- beta_i and phi_i + pi +- beta_i. ``_crossings_into``
+lists these crossings with the step each makes to h's linear part; ``_sort_crossings`` sorts the
+zeros of l1, l0 and X >= 0 without a general sort: the two entries of a column of Z are a quarter
+turn apart, so a column's four zeros sit at phi_j + k pi/2 and one sort of the r column offsets
+orders all 4 r of them up to rounding (an insertion sort then finishes exactly). Everything is
+written to the sweep's workspace: nothing is allocated per call.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from ..penalties import CAPPED_KIND, L1_KIND, NONNEG_KIND
+
+_TWO_PI = 2.0 * math.pi
+_HALF_PI = 0.5 * math.pi
+_THREE_HALF_PI = 3.0 * _HALF_PI  # the same double as _STEPS[4, 0] * _HALF_PI
+# The crossings of one entry, in the order they are met as theta grows from phi_i. Columns:
+# offset from phi_i in units of pi/2, plus sign * beta_i; the step of (A_h, B_h) in units of
+# lam (x_i, y_i), of K in units of lam tau, and of the count of negative entries. Rows 1 and 4
+# are the zeros (all that l1, l0 and X >= 0 have); capped l1 also leaves the + cap (row 0),
+# enters and leaves the - cap (2, 3) and enters the + cap (5).
+_STEPS = np.array([
+    # quarter, beta sign, step AB, step K, step N
+    [0.0, 1.0, 1.0, -1.0, 0.0],
+    [1.0, 0.0, -2.0, 0.0, 1.0],
+    [2.0, -1.0, 1.0, 1.0, 0.0],
+    [2.0, 1.0, -1.0, -1.0, 0.0],
+    [3.0, 0.0, 2.0, 0.0, -1.0],
+    [4.0, -1.0, -1.0, 1.0, 0.0],
+])
+
+
+@njit(cache=True)
+def _entries_into(Z, k, x, y):
+    """x, y of eq. (1-D): the entries of V Z are x c + y s (rows 1 and 2 of V Z, concatenated)."""
+    r = Z.shape[1]
+    sign = 1.0 if k == 0 else -1.0  # rot(theta) = [[c, s], [-s, c]], ref(theta) = [[-c, s], [s, c]]
+    for j in range(r):
+        x[j] = sign * Z[0, j]
+        y[j] = Z[1, j]
+        x[r + j] = Z[1, j]
+        y[r + j] = -sign * Z[0, j]
+
+
+@njit(cache=True)
+def _entries(Z, k):
+    """``_entries_into`` on new arrays: (x, y)."""
+    x, y = np.empty(2 * Z.shape[1]), np.empty(2 * Z.shape[1])
+    _entries_into(Z, k, x, y)
+    return x, y
+
+
+@njit(cache=True)
+def _wrap(v):
+    """v % 2 pi for -2 pi < v < 4 pi, the same double as Python's (and numba's) float modulo: fmod
+    is exact there (v or v - 2 pi), and a negative remainder gets 2 pi added."""
+    if v < 0.0:
+        return v + _TWO_PI
+    if v >= _TWO_PI:
+        return v - _TWO_PI
+    return v
+
+
+@njit(cache=True)
+def _crossings_into(x, y, size, kind, lam, tau, angle, cos_sin, owner, step, first_of):
+    """Every crossing of the branch, and theta = pi (last), written to the workspace: angle,
+    (cos, sin), owner entry (-1 for pi) and the steps of (A_h, B_h, K, negatives) there; entry i's
+    crossings start at first_of[i]. Returns their number m."""
+    q = 0
+    for i in range(x.size):
+        first_of[i] = q
+        if size[i] == 0.0:
+            continue
+        phi = math.atan2(y[i], x[i])
+        c_phi, s_phi = x[i] / size[i], y[i] / size[i]
+        if not (kind == CAPPED_KIND and size[i] > tau):
+            # the zeros alone (rows 1 and 4 of _STEPS written out: the same operations, no table)
+            angle[q], angle[q + 1] = _wrap(phi + _HALF_PI), _wrap(phi + _THREE_HALF_PI)
+            cos_sin[q, 0], cos_sin[q, 1], cos_sin[q + 1, 0], cos_sin[q + 1, 1] = -s_phi, c_phi, s_phi, -c_phi
+            owner[q] = owner[q + 1] = i
+            step[q, :] = 0.0
+            step[q + 1, :] = 0.0
+            if kind == L1_KIND or kind == CAPPED_KIND:
+                step[q, 0], step[q, 1] = -2.0 * lam * x[i], -2.0 * lam * y[i]
+                step[q + 1, 0], step[q + 1, 1] = 2.0 * lam * x[i], 2.0 * lam * y[i]
+            elif kind == NONNEG_KIND:
+                step[q, 3], step[q + 1, 3] = 1.0, -1.0
+            q += 2
+            continue
+        c_beta = tau / size[i]                   # capped l1 above its cap: the six crossings of _STEPS
+        s_beta = math.sqrt((1.0 - c_beta) * (1.0 + c_beta))
+        beta = math.atan2(s_beta, c_beta)
+        for row in range(6):
+            angle[q] = _wrap(phi + _STEPS[row, 0] * _HALF_PI + _STEPS[row, 1] * beta)
+            quarter = int(_STEPS[row, 0]) % 4    # rotate (cos phi, sin phi) by quarter * pi/2, then by +-beta
+            if quarter == 0:
+                c0, s0 = c_phi, s_phi
+            elif quarter == 1:
+                c0, s0 = -s_phi, c_phi
+            elif quarter == 2:
+                c0, s0 = -c_phi, -s_phi
+            else:
+                c0, s0 = s_phi, -c_phi
+            if _STEPS[row, 1] == 0.0:            # a zero: no turn by beta
+                cos_sin[q, 0], cos_sin[q, 1] = c0, s0
+            else:
+                s_delta = _STEPS[row, 1] * s_beta
+                cos_sin[q, 0] = c0 * c_beta - s0 * s_delta
+                cos_sin[q, 1] = s0 * c_beta + c0 * s_delta
+            owner[q] = i
+            step[q, 0] = _STEPS[row, 2] * lam * x[i]
+            step[q, 1] = _STEPS[row, 2] * lam * y[i]
+            step[q, 2] = _STEPS[row, 3] * lam * tau
+            step[q, 3] = 0.0
+            q += 1
+    angle[q] = math.pi
+    cos_sin[q, 0], cos_sin[q, 1] = -1.0, 0.0
+    owner[q] = -1
+    step[q, 0] = step[q, 1] = step[q, 2] = step[q, 3] = 0.0
+    return q + 1
+
+
+@njit(cache=True)
+def _crossings(x, y, size, kind, lam, tau):
+    """``_crossings_into`` on new arrays: (angle, cos_sin, owner, step), theta = pi last."""
+    m = (6 if kind == CAPPED_KIND else 2) * x.size + 1
+    angle, cos_sin, owner, step = np.empty(m), np.empty((m, 2)), np.empty(m, np.int64), np.empty((m, 4))
+    m = _crossings_into(x, y, size, kind, lam, tau, angle, cos_sin, owner, step, np.empty(x.size, np.int64))
+    return angle[:m], cos_sin[:m], owner[:m], step[:m]
+
+
+@njit(cache=True)
+def _sort_crossings(angle, size, first_of, m, order, psi, column, quarter):
+    """order[:m] = the crossings of a branch of l1, l0 or X >= 0 sorted by angle, ties in a fixed order.
+
+    Column j's four crossings (entries j and r + j, Z_j's two rows) sit at phi_j + k pi/2 up to
+    rounding, one in each quarter circle, at the same offset psi_j inside it: one sort of the r
+    offsets, then the crossings quarter by quarter in that column order are sorted up to rounding,
+    and an insertion sort (exact, stable, near-linear here) puts every crossing in its place."""
+    r = size.size // 2
+    columns = 0
+    for j in range(r):                   # size[j] = 0 exactly when Z_j = 0, and then size[r + j] = 0
+        if size[j] == 0.0:
+            continue
+        a = angle[first_of[j]]           # entry j's first zero, phi_j + pi/2
+        b = min(int(a / _HALF_PI), 3)
+        key = a - _HALF_PI * b
+        p = columns
+        while p > 0 and psi[p - 1] > key:
+            psi[p], column[p], quarter[p] = psi[p - 1], column[p - 1], quarter[p - 1]
+            p -= 1
+        psi[p], column[p], quarter[p] = key, j, b
+        columns += 1
+    position = 0
+    for b in range(4):
+        if b == 2:                        # theta = pi (the last crossing) opens the third quarter
+            order[position] = m - 1
+            position += 1
+        for p in range(columns):
+            # from entry j's first zero on, a quarter turn at a time: entry r + j's second zero,
+            # entry j's second zero, entry r + j's first zero
+            j, turn = column[p], (b - quarter[p]) % 4
+            if turn == 0:
+                order[position] = first_of[j]
+            elif turn == 1:
+                order[position] = first_of[j + r] + 1
+            elif turn == 2:
+                order[position] = first_of[j] + 1
+            else:
+                order[position] = first_of[j + r]
+            position += 1
+    for p in range(1, m):
+        o = order[p]
+        a = angle[o]
+        t = p
+        while t > 0 and angle[order[t - 1]] > a:
+            order[t] = order[t - 1]
+            t -= 1
+        order[t] = o
