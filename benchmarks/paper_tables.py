@@ -5,6 +5,8 @@ Run from the repository root::
 
     .venv/bin/python benchmarks/paper_tables.py                 # the paper's setting, 10 s per run
     .venv/bin/python benchmarks/paper_tables.py --time-limit 1  # a short run
+    .venv/bin/python benchmarks/paper_tables.py --workers 2     # on 2 worker processes
+    .venv/bin/python benchmarks/paper_tables.py --scheduler tcp://scheduler:8786  # on a dask cluster
 
 Setting (Section 5, Appendix E): A is randn-500-1000 scaled to ||A||_F = 1, r = 20, lam in
 {10, 50, 100, 500}; the l0 table at -tr(X^T C X), the l1 table at -1/2 tr(X^T C X) (the scaling its
@@ -15,13 +17,20 @@ coordinate selection, so the script also prints F* = lam r - s (sum of the r lar
 runs ``--informative`` lam (default 1e-4 and 1e-3: below the proven threshold, where loadings
 are dense-to-sparse rather than trivial).
 
+The grid is one ``run_experiment`` call: serial by default, on a process pool with ``--workers N``
+(N <= the cores) or on a dask cluster with ``--scheduler`` (workers started with ``--nthreads 1``);
+see docs/benchmarks/parallel_grids.md. The SparsePCA peer comparison (``--peer``) runs here, serially.
+
 Output: the tables on stdout (F as in the paper, nnz, time-to-target), the records as CSV and one
 convergence figure (F - F_best against seconds) per problem and lam in ``--out`` (git-ignored).
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -31,8 +40,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from obcd_lite import SOLVERS  # noqa: E402
-from obcd_lite.experiments import (PAPER_LAMS, coordinate_threshold, coordinate_value, paper_table,  # noqa: E402
-                                   run_experiment, time_to_target)
+from obcd_lite.experiments import (PAPER_LAMS, Experiment, coordinate_threshold, coordinate_value,  # noqa: E402
+                                   paper_table, run_experiment, time_to_target)
+from obcd_lite.experiments.parallel import worker_report  # noqa: E402
 
 #: Scaling of each table (see the module docstring).
 TABLE_SCALES = {"l0": 1.0, "l1": 0.5, "nonneg": None}
@@ -49,6 +59,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--problems", nargs="+", default=["l0", "l1", "nonneg"])
     parser.add_argument("--methods", nargs="+", default=None, help="default: every registered solver")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0])
+    parser.add_argument("--workers", type=int, default=None,
+                        help="run the grid on a process pool of this many workers (at most the cores)")
+    parser.add_argument("--scheduler", default=None,
+                        help="run the grid on the dask cluster at this address (tcp://host:8786)")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "output")
     parser.add_argument("--manpg-inner", type=int, default=None,
                         help="cap on ManPG's semismooth Newton steps per subproblem (default: its own, 100)")
@@ -66,58 +80,104 @@ def main(argv=None) -> dict:
     import matplotlib
 
     matplotlib.use("Agg")
-    from obcd_lite.viz.experiments import convergence_figure
-
     print(f"randn-{args.m}-{args.n}, r = {args.r}, time limit {args.time_limit:g} s per run, "
           f"methods: {', '.join(methods)}")
-    frames = {}
-    for problem in args.problems:
-        lams = tuple(args.lams) + tuple(args.informative) if problem != "nonneg" else (0.0,)
-        ex = run_experiment(problems=(problem,), datasets=("randn",), m=args.m, n=args.n, r=args.r, lams=lams,
-                            methods=methods, starts=("identity", "random"), seeds=tuple(args.seeds),
-                            time_limit=args.time_limit, scale=TABLE_SCALES[problem], progress=True,
-                            options={k: v for k, v in options.items() if problem == "l1"})
-        rec = ex.records
-        ok = rec.dropna(subset=["F"])
-        scale = TABLE_SCALES[problem]
-        print(f"\n=== {problem} (scale {scale if scale else 0.5}) ===")
-        if problem != "nonneg":
-            C = next(iter(ex.datasets.values())).C
-            print(f"coordinate selection optimal for lam >= {coordinate_threshold(C, args.r, problem, scale):.4g}; "
-                  "F* there: " + ", ".join(f"lam={lam:g}: {coordinate_value(C, args.r, lam, scale):.3f}"
-                                           for lam in args.lams))
-        with pd.option_context("display.width", 250, "display.max_columns", 40):
-            print("F (mean over seeds):")
-            print(paper_table(ok, "F").T.to_string())
-            print("nnz:")
-            print(paper_table(ok, "nnz", 0).T.to_string())
-            if problem == "nonneg":
-                print("surrogate f + 1000 ||min(0, X)||_F and negativity:")
-                print(ok.assign(surrogate=ok["F"] + 1000 * ok["negativity"])[
-                    ["method", "start", "F", "negativity", "surrogate", "feasibility"]].to_string(index=False))
-            ttt = time_to_target(ex)
-            print("seconds to reach F_best within 1e-6 (relative); NaN = never:")
-            print(ttt.pivot_table(index=["lam"] if problem != "nonneg" else ["problem"],
-                                  columns=["method", "start"], values="seconds_to_target",
-                                  aggfunc="mean", dropna=False).round(3).to_string())
-        unsupported = rec[rec["stop_reason"] == "unsupported"]["method"].unique()
-        if len(unsupported):
-            print("unsupported:", ", ".join(unsupported))
-        for lam, part in ex.histories.groupby("lam", dropna=False):
-            runs = rec[rec["run"].isin(part["run"].unique())]
-            F_best = runs["F"].min()
-            label = "nonneg" if problem == "nonneg" else f"{problem}_lam{lam:g}"
-            fig = convergence_figure(part.assign(method=part["method"] + "(" + part["start"] + ")"), F_best,
-                                     f"{problem}, randn-{args.m}-{args.n}, r = {args.r}" +
-                                     ("" if problem == "nonneg" else f", λ = {lam:g}"))
-            fig.savefig(args.out / f"convergence_{label}.png", dpi=100, bbox_inches="tight")
-            matplotlib.pyplot.close(fig)
-        rec.to_csv(args.out / f"records_{problem}.csv", index=False)
-        frames[problem] = ex
+    lams = tuple(args.lams) + tuple(args.informative)
+    with _executor(args) as executor:
+        if executor is not None:
+            print("a worker:", worker_report_text(executor.submit(worker_report).result()))
+        begin = time.perf_counter()
+        ex = run_experiment(problems=tuple(args.problems), datasets=("randn",), m=args.m, n=args.n, r=args.r,
+                            lams=lams, methods=methods, starts=("identity", "random"), seeds=tuple(args.seeds),
+                            time_limit=args.time_limit, scale={p: TABLE_SCALES[p] for p in args.problems},
+                            progress=True, options=options, executor=executor)
+        grid_seconds = time.perf_counter() - begin
+    print(f"grid: {len(ex.records)} runs in {grid_seconds:.1f} s wall "
+          f"({'serial' if executor is None else args.scheduler or f'{args.workers} workers'})")
+    frames = {problem: _part(ex, problem) for problem in args.problems}
+    for problem, part in frames.items():
+        _report(problem, part, args)
+    frames["grid_seconds"] = grid_seconds
     for name in args.peer:
         frames[f"peer_{name}"] = peer_comparison(name, methods, args)
     print(f"\nfigures and CSV in {args.out}")
     return frames
+
+
+def _executor(args):
+    """The executor of ``--workers`` / ``--scheduler``, or a null context (serial)."""
+    if args.workers is not None and args.scheduler is not None:
+        raise SystemExit("give --workers or --scheduler, not both")
+    if args.workers is not None:
+        return ProcessPoolExecutor(args.workers)
+    if args.scheduler is not None:
+        from dask.distributed import Client
+
+        client = Client(args.scheduler)
+        return _client_executor(client)
+    return contextlib.nullcontext()
+
+
+@contextlib.contextmanager
+def _client_executor(client):
+    with client:
+        yield client.get_executor()
+
+
+def worker_report_text(report: dict) -> str:
+    return f"{report['cores']} cores, BLAS threads in a run: " + ", ".join(f"{k} {v}" for k, v in report["blas"].items())
+
+
+def _part(ex: Experiment, problem: str) -> Experiment:
+    """The runs of one problem."""
+    runs = ex.records.loc[ex.records["problem"] == problem, "run"]
+    return Experiment(records=ex.records[ex.records["problem"] == problem].reset_index(drop=True),
+                      histories=ex.histories[ex.histories["problem"] == problem].reset_index(drop=True),
+                      points={run: ex.points[run] for run in runs if run in ex.points}, datasets=ex.datasets)
+
+
+def _report(problem: str, ex: Experiment, args) -> None:
+    """Print one problem's tables and save its convergence figures and records."""
+    import matplotlib
+
+    from obcd_lite.viz.experiments import convergence_figure
+
+    rec = ex.records
+    ok = rec.dropna(subset=["F"])
+    scale = TABLE_SCALES[problem]
+    print(f"\n=== {problem} (scale {scale if scale else 0.5}) ===")
+    if problem != "nonneg":
+        C = next(iter(ex.datasets.values())).C
+        print(f"coordinate selection optimal for lam >= {coordinate_threshold(C, args.r, problem, scale):.4g}; "
+              "F* there: " + ", ".join(f"lam={lam:g}: {coordinate_value(C, args.r, lam, scale):.3f}"
+                                       for lam in args.lams))
+    with pd.option_context("display.width", 250, "display.max_columns", 40):
+        print("F (mean over seeds):")
+        print(paper_table(ok, "F").T.to_string())
+        print("nnz:")
+        print(paper_table(ok, "nnz", 0).T.to_string())
+        if problem == "nonneg":
+            print("surrogate f + 1000 ||min(0, X)||_F and negativity:")
+            print(ok.assign(surrogate=ok["F"] + 1000 * ok["negativity"])[
+                ["method", "start", "F", "negativity", "surrogate", "feasibility"]].to_string(index=False))
+        ttt = time_to_target(ex)
+        print("seconds to reach F_best within 1e-6 (relative); NaN = never:")
+        print(ttt.pivot_table(index=["lam"] if problem != "nonneg" else ["problem"],
+                              columns=["method", "start"], values="seconds_to_target",
+                              aggfunc="mean", dropna=False).round(3).to_string())
+    unsupported = rec[rec["stop_reason"] == "unsupported"]["method"].unique()
+    if len(unsupported):
+        print("unsupported:", ", ".join(unsupported))
+    for lam, part in ex.histories.groupby("lam", dropna=False):
+        runs = rec[rec["run"].isin(part["run"].unique())]
+        F_best = runs["F"].min()
+        label = "nonneg" if problem == "nonneg" else f"{problem}_lam{lam:g}"
+        fig = convergence_figure(part.assign(method=part["method"] + "(" + part["start"] + ")"), F_best,
+                                 f"{problem}, randn-{args.m}-{args.n}, r = {args.r}" +
+                                 ("" if problem == "nonneg" else f", λ = {lam:g}"))
+        fig.savefig(args.out / f"convergence_{label}.png", dpi=100, bbox_inches="tight")
+        matplotlib.pyplot.close(fig)
+    rec.to_csv(args.out / f"records_{problem}.csv", index=False)
 
 
 def peer_comparison(name: str, methods, args) -> pd.DataFrame:
