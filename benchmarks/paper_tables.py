@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -42,7 +43,9 @@ sys.path.insert(0, str(ROOT))
 from obcd_lite import SOLVERS  # noqa: E402
 from obcd_lite.experiments import (PAPER_LAMS, Experiment, coordinate_threshold, coordinate_value,  # noqa: E402
                                    paper_table, run_experiment, time_to_target)
+from obcd_lite.experiments.paper_tables import PAPER_METHOD_NAMES, PAPER_RANDN  # noqa: E402
 from obcd_lite.experiments.parallel import worker_report  # noqa: E402
+from obcd_lite.rounding import fmt  # noqa: E402
 
 #: Scaling of each table (see the module docstring).
 TABLE_SCALES = {"l0": 1.0, "l1": 0.5, "nonneg": None}
@@ -61,6 +64,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--seeds", type=int, nargs="+", default=[0])
     parser.add_argument("--workers", type=int, default=None,
                         help="run the grid on a process pool of this many workers (at most the cores)")
+    parser.add_argument("--own-sessions", action="store_true",
+                        help="start each --workers process in its own session (os.setsid): with Linux autogroup "
+                             "scheduling the processes of one session share one CPU share, so on a busy machine "
+                             "N workers get no more CPU than one serial run (see docs/benchmarks/parallel_grids.md)")
     parser.add_argument("--scheduler", default=None,
                         help="run the grid on the dask cluster at this address (tcp://host:8786)")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "output")
@@ -98,6 +105,9 @@ def main(argv=None) -> dict:
     for problem, part in frames.items():
         _report(problem, part, args)
     frames["grid_seconds"] = grid_seconds
+    comparison = paper_comparison(ex)
+    (args.out / "paper_comparison.md").write_text(comparison)
+    print("\n" + comparison)
     for name in args.peer:
         frames[f"peer_{name}"] = peer_comparison(name, methods, args)
     print(f"\nfigures and CSV in {args.out}")
@@ -109,7 +119,7 @@ def _executor(args):
     if args.workers is not None and args.scheduler is not None:
         raise SystemExit("give --workers or --scheduler, not both")
     if args.workers is not None:
-        return ProcessPoolExecutor(args.workers)
+        return ProcessPoolExecutor(args.workers, initializer=os.setsid if args.own_sessions else None)
     if args.scheduler is not None:
         from dask.distributed import Client
 
@@ -178,6 +188,37 @@ def _report(problem: str, ex: Experiment, args) -> None:
         fig.savefig(args.out / f"convergence_{label}.png", dpi=100, bbox_inches="tight")
         matplotlib.pyplot.close(fig)
     rec.to_csv(args.out / f"records_{problem}.csv", index=False)
+
+
+def paper_comparison(ex: Experiment) -> str:
+    """Markdown tables, one per problem and lam of the paper: F, nnz and seconds to the best F for
+    each method and start, beside the paper's randn-500-1000 entry for that method and start (its
+    budgets were 40 s for l0 and 60 s for l1 and X >= 0); the paper's methods without a counterpart
+    here are listed below each table."""
+    ttt = time_to_target(ex).set_index("run")["seconds_to_target"]
+    lines = []
+    for (problem, lam), rows in ex.records.groupby(["problem", "lam"], dropna=False, sort=False):
+        key = None if problem == "nonneg" else lam
+        if key is not None and not any(k[:2] == (problem, key) for k in PAPER_RANDN):
+            continue  # an informative lam: not in the paper
+        title = "X >= 0" if problem == "nonneg" else f"{problem}, lam = {lam:g}"
+        lines += [f"**{title}**", "", "| method (start) | F | nnz | s to best F | paper F |", "|---|---|---|---|---|"]
+        digits, style = (3, "e") if problem == "nonneg" else (3, "f")
+        for row in rows.itertuples():
+            name = f"{row.method} ({'id' if row.start == 'identity' else 'rnd'})"
+            if row.stop_reason == "unsupported":
+                lines.append(f"| {name} | unsupported | | | |")
+                continue
+            paper = PAPER_RANDN.get((problem, key, PAPER_METHOD_NAMES.get(row.method), row.start))
+            lines.append(f"| {name} | {fmt(row.F, digits, style=style)} | {row.nnz} | "
+                         f"{'never' if np.isnan(ttt[row.run]) else fmt(ttt[row.run], 2)} | "
+                         f"{'' if paper is None else fmt(paper, digits, style=style)} |")
+        ours = set(PAPER_METHOD_NAMES.values())
+        others = [f"{m} ({'id' if s == 'identity' else 'rnd'}) {fmt(v, digits, style=style)}"
+                  for (p, l, m, s), v in PAPER_RANDN.items() if (p, l) == (problem, key) and m not in ours]
+        lines += ([""] + ["The paper's methods without a counterpart here: " + ", ".join(others) + "."]
+                  if others else []) + [""]
+    return "\n".join(lines)
 
 
 def peer_comparison(name: str, methods, args) -> pd.DataFrame:

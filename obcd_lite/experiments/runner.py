@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
+import uuid
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
@@ -197,13 +198,13 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
     grid = [(p, name, lam, seed, start, method)
             for p in problems for name in datasets for lam in (lams if p != "nonneg" else (np.nan,))
             for seed in seeds for start in starts for method in methods]
-    specs = []
+    specs, call = [], uuid.uuid4().hex
     for run, (p, name, lam, seed, start, method) in enumerate(grid):
         key = (name, m, n, int(seed))
         ident = dict(run=run, method=method, problem=p, dataset=name, m=data[key].m, n=data[key].n, r=int(r),
                      lam=lam, scale=0.5 if p == "nonneg" else (1.0 if scales[p] is None else scales[p]),
                      seed=int(seed), start=start)
-        specs.append(_Run(ident, key, digests[key], scales[p], stages[method], time_limit, max_iter,
+        specs.append(_Run(ident, call, key, digests[key], scales[p], stages[method], time_limit, max_iter,
                           {s: options[s] for s in stages[method] if s in options}, on_unsupported))
     if executor is None:
         results = (_execute(spec, data[spec.data_key]) for spec in specs)
@@ -242,6 +243,7 @@ class _Run:
     the digest of the caller's copy, and is loaded where the run happens)."""
 
     ident: dict
+    call: str  # unique per run_experiment call: dask's default pure=True must never hand back an earlier timing
     data_key: tuple
     digest: str
     scale: float | None
