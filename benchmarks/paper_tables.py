@@ -91,14 +91,14 @@ def main(argv=None) -> dict:
           f"methods: {', '.join(methods)}")
     lams = tuple(args.lams) + tuple(args.informative)
     with _executor(args) as executor:
-        if executor is not None:
-            print("a worker:", worker_report_text(executor.submit(worker_report).result()))
         begin = time.perf_counter()
         ex = run_experiment(problems=tuple(args.problems), datasets=("randn",), m=args.m, n=args.n, r=args.r,
                             lams=lams, methods=methods, starts=("identity", "random"), seeds=tuple(args.seeds),
                             time_limit=args.time_limit, scale={p: TABLE_SCALES[p] for p in args.problems},
                             progress=True, options=options, executor=executor)
         grid_seconds = time.perf_counter() - begin
+        if executor is not None:  # asked after the grid, so that it does not start a worker before the warm-up
+            print("a worker:", worker_report_text(executor.submit(worker_report).result()))
     print(f"grid: {len(ex.records)} runs in {grid_seconds:.1f} s wall "
           f"({'serial' if executor is None else args.scheduler or f'{args.workers} workers'})")
     frames = {problem: _part(ex, problem) for problem in args.problems}
@@ -191,33 +191,39 @@ def _report(problem: str, ex: Experiment, args) -> None:
 
 
 def paper_comparison(ex: Experiment) -> str:
-    """Markdown tables, one per problem and lam of the paper: F, nnz and seconds to the best F for
-    each method and start, beside the paper's randn-500-1000 entry for that method and start (its
-    budgets were 40 s for l0 and 60 s for l1 and X >= 0); the paper's methods without a counterpart
-    here are listed below each table."""
+    """Markdown, one table per problem: for each method and start, at each lam of the paper, our
+    "F (nnz, seconds to the best F)" beside the paper's randn-500-1000 entry for that method and
+    start (its budgets: 40 s for l0, 60 s for l1 and X >= 0); below, the pairs a method declines and
+    the paper's methods without a counterpart here."""
     ttt = time_to_target(ex).set_index("run")["seconds_to_target"]
+    ours = set(PAPER_METHOD_NAMES.values())
     lines = []
-    for (problem, lam), rows in ex.records.groupby(["problem", "lam"], dropna=False, sort=False):
-        key = None if problem == "nonneg" else lam
-        if key is not None and not any(k[:2] == (problem, key) for k in PAPER_RANDN):
-            continue  # an informative lam: not in the paper
-        title = "X >= 0" if problem == "nonneg" else f"{problem}, lam = {lam:g}"
-        lines += [f"**{title}**", "", "| method (start) | F | nnz | s to best F | paper F |", "|---|---|---|---|---|"]
-        digits, style = (3, "e") if problem == "nonneg" else (3, "f")
-        for row in rows.itertuples():
-            name = f"{row.method} ({'id' if row.start == 'identity' else 'rnd'})"
-            if row.stop_reason == "unsupported":
-                lines.append(f"| {name} | unsupported | | | |")
-                continue
-            paper = PAPER_RANDN.get((problem, key, PAPER_METHOD_NAMES.get(row.method), row.start))
-            lines.append(f"| {name} | {fmt(row.F, digits, style=style)} | {row.nnz} | "
-                         f"{'never' if np.isnan(ttt[row.run]) else fmt(ttt[row.run], 2)} | "
-                         f"{'' if paper is None else fmt(paper, digits, style=style)} |")
-        ours = set(PAPER_METHOD_NAMES.values())
-        others = [f"{m} ({'id' if s == 'identity' else 'rnd'}) {fmt(v, digits, style=style)}"
-                  for (p, l, m, s), v in PAPER_RANDN.items() if (p, l) == (problem, key) and m not in ours]
-        lines += ([""] + ["The paper's methods without a counterpart here: " + ", ".join(others) + "."]
-                  if others else []) + [""]
+    for problem, rec in ex.records.groupby("problem", sort=False):
+        keys = [None] if problem == "nonneg" else [lam for lam in rec["lam"].unique()
+                                                     if any(k[:2] == (problem, lam) for k in PAPER_RANDN)]
+        style = "e" if problem == "nonneg" else "f"
+        heads = ["X >= 0"] if problem == "nonneg" else [f"lam = {lam:g}" for lam in keys]
+        lines += [f"**{problem}** (ours: F (nnz, s to best F); paper: F)", "",
+                  "| method (start) | " + " | ".join(f"{h} ours | paper" for h in heads) + " |",
+                  "|---|" + "---|---|" * len(heads)]
+        supported = rec[rec["stop_reason"] != "unsupported"]
+        for (method, start), rows in supported.groupby(["method", "start"], sort=False):
+            cells = []
+            for key in keys:
+                row = rows.iloc[0] if key is None else rows[rows["lam"] == key].iloc[0]
+                t = ttt[row["run"]]
+                paper = PAPER_RANDN.get((problem, key, PAPER_METHOD_NAMES.get(method), start))
+                cells += [f"{fmt(row['F'], 3, style=style)} ({int(row['nnz'])}, "
+                          f"{'never' if np.isnan(t) else fmt(t, 2) + ' s'})",
+                          "" if paper is None else fmt(paper, 3, style=style)]
+            lines.append(f"| {method} ({'id' if start == 'identity' else 'rnd'}) | " + " | ".join(cells) + " |")
+        declined = sorted(set(rec.loc[rec["stop_reason"] == "unsupported", "method"]))
+        others = sorted({(m, s) for (p, _, m, s) in PAPER_RANDN if p == problem and m not in ours})
+        lines += [""] + ([f"Unsupported here: {', '.join(declined)}."] if declined else []) + (
+            ["The paper's methods without a counterpart here: " + ", ".join(
+                f"{m} ({'id' if s == 'identity' else 'rnd'}): " + ", ".join(
+                    fmt(PAPER_RANDN[(problem, key, m, s)], 3, style=style) for key in keys
+                    if (problem, key, m, s) in PAPER_RANDN) for m, s in others) + "."] if others else []) + [""]
     return "\n".join(lines)
 
 
