@@ -22,7 +22,9 @@ The grid is one ``run_experiment`` call: serial by default, on a process pool wi
 see docs/benchmarks/parallel_grids.md. The SparsePCA peer comparison (``--peer``) runs here, serially.
 
 Output: the tables on stdout (F as in the paper, nnz, time-to-target), the records as CSV and one
-convergence figure (F - F_best against seconds) per problem and lam in ``--out`` (git-ignored).
+convergence figure (F - F_best against seconds) per problem and lam in ``--out`` (git-ignored), and
+``paper_comparison.md`` there: F (nnz, seconds to the best F) per method and start beside the paper's
+randn-500-1000 entries.
 """
 from __future__ import annotations
 
