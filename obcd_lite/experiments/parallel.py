@@ -21,6 +21,7 @@ within them.
 from __future__ import annotations
 
 import os
+import socket
 from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from typing import Callable, Iterable, Iterator
 
@@ -51,19 +52,23 @@ def _dask_client(executor: Executor):
     return None
 
 
+def _host_and_cores() -> tuple[str, int]:
+    """Run on each dask worker: its host name and the cores it may use."""
+    return socket.gethostname(), available_cores()
+
+
 def _cluster_slots(client) -> int:
     """Worker threads of a dask cluster, checked host by host against the cores its workers see."""
     threads = client.nthreads()
     if not threads:
         raise ValueError("the dask cluster has no workers; start some (dask worker tcp://... --nthreads 1) "
                          "or wait for them (client.wait_for_workers(n))")
-    cores = client.run(available_cores)
-    hosts = {address: info["host"] for address, info in client.scheduler_info(n_workers=-1)["workers"].items()}
+    seen = client.run(_host_and_cores)
     per_host: dict[str, list[int]] = {}
     for address, count in threads.items():
-        per_host.setdefault(hosts.get(address, address), []).append(count)
+        per_host.setdefault(seen[address][0], []).append(count)
     for host, counts in per_host.items():
-        host_cores = max(cores[a] for a in threads if hosts.get(a, a) == host and a in cores)
+        host_cores = max(cores for name, cores in seen.values() if name == host)
         if sum(counts) > host_cores:
             raise ValueError(f"dask workers on host {host} have {sum(counts)} threads in all "
                              f"({' + '.join(map(str, counts))}) but see {host_cores} cores: runs would share cores "

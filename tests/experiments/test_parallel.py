@@ -90,10 +90,7 @@ class _FakeClient:
         return {"tcp://a:1": 1, "tcp://a:2": 2, "tcp://b:1": 4}
 
     def run(self, function):
-        return {"tcp://a:1": 2, "tcp://a:2": 2, "tcp://b:1": 8}
-
-    def scheduler_info(self, n_workers):
-        return {"workers": {"tcp://a:1": {"host": "a"}, "tcp://a:2": {"host": "a"}, "tcp://b:1": {"host": "b"}}}
+        return {"tcp://a:1": ("a", 2), "tcp://a:2": ("a", 2), "tcp://b:1": ("b", 8)}
 
 
 def test_an_oversubscribed_cluster_host_is_named():
