@@ -9,10 +9,20 @@ Records hold the returned point's honest F (``Result.F``: +inf for nonneg PCA if
 entry), ``||X^T X - I||_F``, nnz (|X_ij| > 1e-6), adjusted explained variance, ``||min(0, X)||_F``,
 for nonneg PCA the paper's surrogate f(X) + 1000 ||min(0, X)||_F, seconds, iterations and stop reason;
 histories hold the solvers' rows (iteration, seconds, F, feasibility, nnz) for curves.
+
+With ``executor=`` (a ``ProcessPoolExecutor`` or a dask client's executor, see :mod:`.parallel`) the
+runs go to other processes, each measured in its own process by the solver's Recorder as here; every
+worker loads the data from their seeds (checked against this process's by a digest) and warms the
+solvers up before its first timed run, and runs with one BLAS thread. For a grid bounded by
+iterations the records and histories are those of a serial run except the seconds.
 """
 from __future__ import annotations
 
+import functools
+import hashlib
 import itertools
+import uuid
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,6 +36,7 @@ from ..solvers import SOLVERS, get_solver
 from ..stiefel import feasibility, identity_init, random_stiefel
 from ..validation import UnsupportedProblemError, check_nonnegative
 from .metrics import NNZ_TOL, adjusted_explained_variance, sparsity
+from .parallel import completed, concurrent_runs
 
 #: Problem names: l0-SPCA, l1-SPCA (Section 1.1) and nonnegative PCA (Appendix E.1).
 PROBLEMS = ("l0", "l1", "nonneg")
@@ -122,9 +133,9 @@ def _as_tuple(values) -> tuple:
 @one_blas_thread
 def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int = 5, n: int | None = None,
                    m: int | None = None, methods=("obcd",), starts=("random",), seeds=(0,),
-                   time_limit: float = 1.0, max_iter: int = DEFAULT_MAX_ITER, scale: float | None = None,
+                   time_limit: float = 1.0, max_iter: int = DEFAULT_MAX_ITER, scale=None,
                    options: dict | None = None, progress: bool | None = None,
-                   on_unsupported: str = "record") -> Experiment:
+                   on_unsupported: str = "record", executor: Executor | None = None) -> Experiment:
     """Run every combination and collect records and histories.
 
     Parameters
@@ -137,12 +148,18 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
         the solvers' ``rng``.
     time_limit : seconds per run (> 0), the same for every method.
     max_iter : iteration cap per solver (default large: the time decides).
-    scale : 1.0 or 0.5 for l0/l1 (None: 1.0, the paper's text); see :func:`build_problem`.
+    scale : 1.0 or 0.5 for l0/l1 (None: 1.0, the paper's text), or a dict problem -> scale (the
+        paper's l0 and l1 tables use different ones); see :func:`build_problem`.
     options : method name -> extra keyword arguments for that solver (e.g. ``{"obcd": {"Q": "scalar"}}``).
-    progress : tqdm bar (tqdm.auto, shown only once the loop has run for a second); None/True show
-        it, False hides it.
+    progress : tqdm bar of finished runs (tqdm.auto, shown only once the loop has run for a second);
+        None/True show it, False hides it.
     on_unsupported : "record" (a row with stop_reason "unsupported" and the solver's message) or
         "raise" (let :class:`~obcd_lite.validation.UnsupportedProblemError` surface).
+    executor : None (run here, one after another) or a ``concurrent.futures.Executor`` that runs
+        the runs in other processes: ``ProcessPoolExecutor(max_workers <= cores)`` or
+        ``dask.distributed.Client(...).get_executor()`` with one thread per worker and no more
+        worker threads per host than cores (:func:`.parallel.concurrent_runs` checks and counts;
+        at most that many runs are in flight).
     """
     problems = _check_names(problems, PROBLEMS, "problem")
     datasets = _check_names(datasets, DATASET_NAMES, "data set")
@@ -159,66 +176,137 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
     time_limit = check_nonnegative(time_limit, "time_limit", strict=True)
     if isinstance(r, bool) or int(r) != r or r < 1:
         raise ValueError(f"r must be a positive integer, got r = {r!r}")
-    if scale is not None and scale not in SPCA_SCALES:
-        raise ValueError(f"scale must be None, 1.0 or 0.5, got scale = {scale!r}")
+    scales = _check_scales(scale, problems)
     if on_unsupported not in ("record", "raise"):
         raise ValueError(f"on_unsupported must be 'record' or 'raise', got {on_unsupported!r}")
     options = dict(options or {})
     unknown = set(options) - {s for st in stages.values() for s in st}
     if unknown:
         raise ValueError(f"options given for methods not in the run: {sorted(unknown)}")
+    slots = None if executor is None else concurrent_runs(executor)
 
-    data = {}
+    data, digests = {}, {}
     for name, seed in itertools.product(datasets, seeds):
-        ds = load_dataset(name, m=m, n=n, rng=int(seed))
+        key = (name, m, n, int(seed))
+        data[key] = ds = load_dataset(name, m=m, n=n, rng=int(seed))
         if r > ds.n:
             raise ValueError(f"r = {r} > n = {ds.n} (data set {name!r}): St(n, r) needs r <= n")
-        data[(name, m, n, int(seed))] = ds
+        digests[key] = _digest(ds)
 
-    _warm_up({s for st in stages.values() for s in st}, problems, scale, options)
+    # Here first: compiles and writes the numba cache once, so workers only load it.
+    for p in problems:
+        _warm_up({s for st in stages.values() for s in st}, (p,), scales[p], options)
     grid = [(p, name, lam, seed, start, method)
             for p in problems for name in datasets for lam in (lams if p != "nonneg" else (np.nan,))
             for seed in seeds for start in starts for method in methods]
-    records, histories, points = [], [], {}
+    specs, call = [], uuid.uuid4().hex
+    for run, (p, name, lam, seed, start, method) in enumerate(grid):
+        key = (name, m, n, int(seed))
+        ident = dict(run=run, method=method, problem=p, dataset=name, m=data[key].m, n=data[key].n, r=int(r),
+                     lam=lam, scale=0.5 if p == "nonneg" else (1.0 if scales[p] is None else scales[p]),
+                     seed=int(seed), start=start)
+        specs.append(_Run(ident, call, key, digests[key], scales[p], stages[method], time_limit, max_iter,
+                          {s: options[s] for s in stages[method] if s in options}, on_unsupported))
+    if executor is None:
+        results = (_execute(spec, data[spec.data_key]) for spec in specs)
+    else:
+        results = completed(executor, _execute, specs, slots)
     from tqdm.auto import tqdm
 
-    bar = tqdm(total=len(grid), delay=1.0, disable=progress is False, desc="runs", leave=False)
-    try:
-        for run, (p, name, lam, seed, start, method) in enumerate(grid):
-            ds = data[(name, m, n, int(seed))]
-            problem = build_problem(p, ds.C, 0.0 if np.isnan(lam) else lam, scale)
-            X0 = start_point(start, ds.n, int(r), p, rng=int(seed))
-            ident = dict(run=run, method=method, problem=p, dataset=name, m=ds.m, n=ds.n, r=int(r), lam=lam,
-                         scale=0.5 if p == "nonneg" else (1.0 if scale is None else scale), seed=int(seed),
-                         start=start)
-            row, history, X = _run_one(problem, X0, stages[method], ds, int(seed), time_limit, max_iter,
-                                       options, on_unsupported)
-            if p == "nonneg" and X is not None:  # the paper's score for (possibly) infeasible methods
-                row["surrogate"] = problem.f(X) + NONNEG_SURROGATE_WEIGHT * row["negativity"]
-            records.append({**ident, **row})
+    records, histories, points = {}, {}, {}
+    with tqdm(total=len(specs), delay=1.0, disable=progress is False, desc="runs", leave=False) as bar:
+        for run, record, history, X in results:  # in the order they finish
+            records[run] = record
             if history is not None:
-                histories.append(history.assign(**ident))
-                points[run] = X
+                histories[run], points[run] = history, X
             bar.update()
-    finally:
-        bar.close()
-    columns = list(RECORD_COLUMNS)
-    history_frame = (pd.concat(histories, ignore_index=True) if histories
+    history_frame = (pd.concat([histories[run] for run in sorted(histories)], ignore_index=True) if histories
                      else pd.DataFrame(columns=["run", "iteration", "seconds", "F", "feasibility", "nnz"]))
-    return Experiment(records=pd.DataFrame(records, columns=columns), histories=history_frame, points=points,
-                      datasets=data)
+    return Experiment(records=pd.DataFrame([records[run] for run in sorted(records)], columns=list(RECORD_COLUMNS)),
+                      histories=history_frame, points=dict(sorted(points.items())), datasets=data)
+
+
+def _check_scales(scale, problems) -> dict:
+    """problem -> scale (None: the problem's own convention) from one value or a dict."""
+    given = scale if isinstance(scale, dict) else dict.fromkeys(problems, scale)
+    unknown = set(given) - set(PROBLEMS)
+    if unknown:
+        raise ValueError(f"scale given for unknown problems {sorted(unknown)}; valid names: {', '.join(PROBLEMS)}")
+    for p, value in given.items():
+        if value is not None and value not in SPCA_SCALES:
+            raise ValueError(f"scale must be None, 1.0 or 0.5, got scale = {value!r} for {p!r}")
+    return {p: given.get(p) for p in problems}
+
+
+@dataclass(frozen=True)
+class _Run:
+    """One run of the grid, all a worker needs: small to send (the data set goes by its key and
+    the digest of the caller's copy, and is loaded where the run happens)."""
+
+    ident: dict
+    call: str  # unique per run_experiment call: dask's default pure=True must never hand back an earlier timing
+    data_key: tuple
+    digest: str
+    scale: float | None
+    stages: tuple
+    time_limit: float
+    max_iter: int
+    options: dict
+    on_unsupported: str
+
+
+def _digest(ds: Dataset) -> str:
+    return hashlib.blake2b(ds.A.tobytes() + ds.C.tobytes(), digest_size=16).hexdigest()
+
+
+@functools.lru_cache(maxsize=8)
+def _worker_dataset(key: tuple) -> tuple[Dataset, str]:
+    name, m, n, seed = key
+    ds = load_dataset(name, m=m, n=n, rng=seed)
+    return ds, _digest(ds)
+
+
+@one_blas_thread
+def _execute(spec: _Run, ds: Dataset | None = None) -> tuple:
+    """Run one spec here or in a worker -> (run, record, history frame or None, X or None).
+
+    Without ``ds`` (in a worker) the data set is loaded from its key and must match the caller's
+    digest; the solvers are warmed up in this process before the timed run (once per process)."""
+    if ds is None:
+        ds, digest = _worker_dataset(spec.data_key)
+        if digest != spec.digest:
+            raise RuntimeError(f"data set {spec.data_key} loaded in this worker differs from the caller's "
+                               "(another CPU or BLAS rounds A^T A differently); run where the data match")
+    ident = spec.ident
+    p, lam, seed = ident["problem"], ident["lam"], ident["seed"]
+    _warm_up(set(spec.stages), (p,), spec.scale, spec.options)
+    problem = build_problem(p, ds.C, 0.0 if np.isnan(lam) else lam, spec.scale)
+    X0 = start_point(ident["start"], ds.n, ident["r"], p, rng=seed)
+    row, history, X = _run_one(problem, X0, spec.stages, ds, seed, spec.time_limit, spec.max_iter, spec.options,
+                               spec.on_unsupported)
+    if p == "nonneg" and X is not None:  # the paper's score for (possibly) infeasible methods
+        row["surrogate"] = problem.f(X) + NONNEG_SURROGATE_WEIGHT * row["negativity"]
+    return ident["run"], {**ident, **row}, None if history is None else history.assign(**ident), X
+
+
+#: (solver, problem, scale, options) already warmed up in this process.
+_WARMED: set = set()
 
 
 def _warm_up(solvers, problems, scale, options) -> None:
     """Run each solver a few iterations on a 4 x 2 instance of each problem, so that compiling
-    (numba, first calls) is not charged to the first timed run."""
+    (numba, first calls) is not charged to the first timed run; once per process and setting."""
     C = np.diag([4.0, 3.0, 2.0, 1.0]) / 10.0 + 0.01
     for name, p in itertools.product(sorted(solvers), problems):
+        key = (name, p, scale, repr(options.get(name, {})))
+        if key in _WARMED:
+            continue
         try:
             get_solver(name)(build_problem(p, C, 0.01, scale), start_point("identity", 4, 2, p), max_iter=3,
                              rng=0, **options.get(name, {}))
         except UnsupportedProblemError:
             pass
+        _WARMED.add(key)
 
 
 def _run_one(problem, X0, stages, ds: Dataset, seed: int, time_limit: float, max_iter: int, options: dict,
