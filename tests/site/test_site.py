@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 #: The hand-written pages (docs/api and docs/notebooks are generated at build time).
 DOCS_PAGES = sorted(p for p in (ROOT / "docs").rglob("*.md")
-                    if p.relative_to(ROOT / "docs").parts[0] not in ("api", "notebooks"))
+                    if p.relative_to(ROOT / "docs").parts[0] not in ("api", "notebooks", "generated"))  # generated/: included, not pages
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 #: (tag, attribute) pairs whose URL the browser fetches on its own; <link> only for these rel values.
 LOADING = {("script", "src"), ("img", "src"), ("img", "srcset"), ("iframe", "src"), ("source", "src"),
