@@ -81,6 +81,10 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     """
     check_prox_penalty(problem, "psm")
     X = check_start(problem, X0, "psm")
+    max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
+    # The clock starts before L_f: the setup is part of the method's time (as ManPG's L_f is).
+    rec = Recorder("psm", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
+                   callback=callback, columns=(*HISTORY_COLUMNS, "mu"))
     lipschitz = problem.lipschitz()
     if mu0 is None:
         if lipschitz == 0.0:
@@ -94,11 +98,8 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     for name, value in (("shrink_every", shrink_every), ("window", window)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{name} must be a positive integer, got {name} = {value!r}")
-    max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
     h = problem.h
 
-    rec = Recorder("psm", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
-                   callback=callback, columns=(*HISTORY_COLUMNS, "mu"))
     Y = h.prox(X, mu)
     G = problem.grad(X)
     f = problem.f_from_grad(X, G)

@@ -83,6 +83,11 @@ def soc(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
                                       f"got {type(problem).__name__}")
     P = check_start(problem, X0, "soc")
     r = P.shape[1]
+    max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
+    # The clock starts before L_f and the eigendecompositions of the X-step: the setup is part of the
+    # method's time, as ManPG's L_f is (the same timing for every method).
+    rec = Recorder("soc", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
+                   callback=callback, columns=(*HISTORY_COLUMNS, "residual"))
     if rho is None or lam is None:
         lipschitz = problem.lipschitz()
         if lipschitz == 0.0:
@@ -93,12 +98,9 @@ def soc(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     rho = check_nonnegative(rho, "rho", strict=True)
     lam = check_nonnegative(lam, "lam", strict=True)
     tol = check_nonnegative(tol, "tol")
-    max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
     h = problem.h
 
     solve = _x_step_solver(problem, rho + lam)
-    rec = Recorder("soc", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
-                   callback=callback, columns=(*HISTORY_COLUMNS, "residual"))
     Q = P.copy()
     Z = np.zeros_like(P)
     b = np.zeros_like(P)
