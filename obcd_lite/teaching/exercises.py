@@ -174,3 +174,19 @@ def which_reach(names, p: int = 4, sweeps: int = 100, rng=0) -> bool:
     below = {name for name, res in runs.items() if res.F < inst.F_floor - 1e-9 * abs(inst.F_floor)}
     print(f"below the floor after {sweeps} sweeps (p = {p}): {sorted(below)}")
     return set(names) == below
+
+
+def floor_is_critical(answer: bool, p: int = 6, rng=0) -> bool:
+    """Exercise 07.3: is the floor point (the minimizer over the start's component of O(p)) a critical
+    point of Definition 3.4? Decided here by ``optimality.is_critical`` at the special-Procrustes point."""
+    from ..experiments.relatives import procrustes_instance, special_procrustes
+    from ..optimality import riemannian_residual
+
+    inst = procrustes_instance(p, mismatch=True, rng=rng)
+    X_floor = special_procrustes(inst.M, inst.det_start)[0]
+    residual = riemannian_residual(inst.problem, X_floor)
+    critical = residual <= 1e-8 * (1.0 + float(np.linalg.norm(inst.problem.grad(X_floor))))
+    print(f"p = {p}, det-mismatched instance: dist(0, d_M F) at the floor point = "
+          f"{'< 1e-12' if residual < 1e-12 else f'{residual:.2e}'}; critical: {critical}")
+    return bool(answer) == critical
+

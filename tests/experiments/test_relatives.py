@@ -13,7 +13,7 @@ from obcd_lite.experiments.relatives import (ablation_grid, agreement_census, cr
 from obcd_lite.solvers import manpg
 from obcd_lite.stiefel import random_stiefel
 from obcd_lite.teaching.completeness import closest_with_det, random_orthogonal
-from obcd_lite.teaching.exercises import procrustes_gap, which_reach
+from obcd_lite.teaching.exercises import floor_is_critical, procrustes_gap, which_reach
 
 
 # --- the floor ------------------------------------------------------------------------------------
@@ -165,3 +165,4 @@ def test_exercise_checks_accept_the_answer_and_reject_others():
     assert not procrustes_gap(procrustes_floor_gap(inst.M), inst.M, 6)
     assert which_reach({"obcd"})
     assert not which_reach({"obcd", "rcd"})
+    assert floor_is_critical(True) and not floor_is_critical(False)  # the floor point is a local minimum on O(p)
