@@ -26,6 +26,11 @@ from ..subproblem import block_data, brute_force_2x2, majorizer_value
 from .hierarchy import WITNESS_T, block_residuals, bs2_not_critical_witness
 
 
+#: Iterates with F(X^t) - F_inf at or below this take no part in the fits and ratios: F is O(1) and
+#: known to ~1e-16, so below ~1e-9 the gap (and every ratio built on sqrt of it) is rounding.
+GAP_FLOOR = 1e-9
+
+
 @dataclass
 class RateRun:
     """One OBCD run (k = 2, exact Q) with the expectations of Section 4 at every iterate t.
@@ -34,7 +39,7 @@ class RateRun:
     (over B^t), ``lhs44`` = E dist^2(0, d_M K(I; X^{t+1}, B^{t+1})) (over B^t and B^{t+1}),
     ``sqrt_s_next`` = E sqrt(F(X^{t+1}) - F_inf), ``dist`` = dist(0, d(F + iota_M)(X^t)) = ||P_T grad f||,
     ``err`` = ||X^t - X^inf|| (X^inf: the last iterate). Constants: gamma, phi (Lemma 4.4), kappa
-    (Theorem 4.10), the KL constant c of phi(s) = c s^(1/2) (the smallest valid along the run's tail).
+    (Theorem 4.10), the KL constant c of phi(s) = c s^(1/2) (the smallest valid along the run's tail, iterates with F(X^t) - F_inf > GAP_FLOOR).
     """
 
     s: np.ndarray
@@ -92,13 +97,13 @@ def rate_run(n: int = 5, r: int = 2, alpha: float = 0.5, iters: int = 120, seed:
     arrays = {key: np.array(value) for key, value in rec.items()}
     err = np.array([np.linalg.norm(Y - iterates[-1]) for Y in iterates[:-1]])
     live = slice(tail, None)
-    ok = arrays["dist"][live] > 0
+    ok = (arrays["dist"][live] > 0) & (arrays["s"][live] > GAP_FLOOR)  # rounding-level gaps fit nothing
     c = float(np.max(2.0 * np.sqrt(arrays["s"][live][ok]) / arrays["dist"][live][ok]))
     return RateRun(**arrays, err=err, gamma=gamma, phi=phi, alpha=alpha,
                    kappa=2.0 * math.sqrt(gamma * phi) / alpha, c=c)
 
 
-def rate_report(run: RateRun, floor: float = 1e-9) -> dict:
+def rate_report(run: RateRun, floor: float = GAP_FLOOR) -> dict:
     """Each Section 4 statement as a ratio along the run (<= 1: the inequality holds at that t).
 
     ``lemma_4_4a``: E dist^2(0, d_M K(I; X^{t+1}, B^{t+1})) / (phi E||V^t - I||^2).
