@@ -4,30 +4,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from obcd_lite.penalties import L0, L1, CappedL1
-from obcd_lite.problems import QuadraticProblem, nonneg_pca, procrustes, sparse_pca
+from obcd_lite.penalties import L1
+from obcd_lite.problems import QuadraticProblem, procrustes, randn_covariance, sparse_pca
 from obcd_lite.solvers import SOLVERS, obcd, obcd_rot
 from obcd_lite.stiefel import feasibility, identity_init, random_stiefel, rot
 
 
-def covariance(m: int, n: int, seed: int) -> np.ndarray:
-    A = np.random.default_rng(seed).standard_normal((m, n))
-    return A.T @ A / np.linalg.norm(A) ** 2
-
-
-PROBLEMS = {
-    "zero": lambda C: sparse_pca(C),
-    "l1": lambda C: sparse_pca(C, L1(0.02)),
-    "l0": lambda C: sparse_pca(C, L0(0.01)),
-    "capped": lambda C: sparse_pca(C, CappedL1(0.05, 0.1)),
-    "nonneg": lambda C: nonneg_pca(C),
-}
-
-
 @pytest.mark.parametrize("engine", ["python", "compiled"])
-@pytest.mark.parametrize("name", sorted(PROBLEMS))
-def test_equals_obcd_with_branches_rot(name, engine):
-    problem = PROBLEMS[name](covariance(20, 9, 0))
+def test_equals_obcd_with_branches_rot(penalty_problem, engine):
+    problem = penalty_problem(randn_covariance(20, 9, rng=0))
     X0 = identity_init(9, 3)
     a = obcd_rot(problem, X0, max_iter=400, rng=3, engine=engine, log_every=50)
     b = obcd(problem, X0, max_iter=400, rng=3, engine=engine, log_every=50, branches="rot")
@@ -36,9 +21,8 @@ def test_equals_obcd_with_branches_rot(name, engine):
     assert all(np.array_equal(a.history[key], b.history[key]) for key in ("iteration", "F", "nnz"))
 
 
-@pytest.mark.parametrize("name", sorted(PROBLEMS))
-def test_monotone_decrease_feasibility_honest_F(name):
-    problem = PROBLEMS[name](covariance(20, 9, 1))
+def test_monotone_decrease_feasibility_honest_F(penalty_problem):
+    problem = penalty_problem(randn_covariance(20, 9, rng=1))
     X0 = identity_init(9, 3)
     gaps = []
     res = obcd_rot(problem, X0, max_iter=300, rng=2, callback=lambda s: gaps.append(s.F_before - s.F))
@@ -101,7 +85,7 @@ def test_one_step_is_the_exact_l1_givens_search(seed):
 
 
 def test_bad_input_and_registry():
-    problem = sparse_pca(covariance(10, 5, 7))
+    problem = sparse_pca(randn_covariance(10, 5, rng=7))
     X0 = identity_init(5, 2)
     with pytest.raises(ValueError, match="branches = 'both'"):
         obcd_rot(problem, X0, branches="both")
