@@ -206,20 +206,22 @@ def run(config: Config, emit: Callable[[str], None] = print) -> dict:
 
 
 def _sweep_share(problem, X0, Q: str, steps: int, repeats: int) -> dict:
-    """Time the compiled sweep alone on the (coef, Z) of ``steps`` recorded iterations, and the whole
-    compiled iteration on the same blocks from the same start: median us per call of each."""
+    """Time the compiled sweep alone on the (coef, Z) of ``steps`` recorded iterations (one workspace
+    reused, as in the kernel), and the whole compiled iteration on the same blocks from the same
+    start: median us per call of each."""
     from numba import njit
 
     from obcd_lite.block_arithmetic import block_2x2
     from obcd_lite.solvers.obcd import _BlockChunks, _working_set_batches
     from obcd_lite.solvers.obcd_kernel import run_steps
-    from obcd_lite.subproblem.sweep import coefficients_2x2, sweep_2x2
+    from obcd_lite.subproblem.sweep import coefficients_2x2, sweep_into, sweep_workspace
 
     @njit
     def sweeps(coefs, Zs, kind, lam, tau):
         total = 0.0
+        work, VZ = sweep_workspace(Zs.shape[2]), np.empty((2, Zs.shape[2]))  # one workspace, as the kernel
         for i in range(coefs.shape[0]):
-            total += sweep_2x2(coefs[i], Zs[i], kind, lam, tau, 0, 1)[3]
+            total += sweep_into(coefs[i], Zs[i], kind, lam, tau, 0, 1, work, VZ)[3]
         return total
 
     h = problem.h

@@ -92,12 +92,13 @@ def run_steps(C, D, X, G, blocks, alpha, exact, kind, lam, tau, first, last, F, 
         b0, b1 = blocks[step, 0], blocks[step, 1]
         block_2x2(C, D, X, G, b0, b1, alpha, exact, Z, ZD, Qt, P)
         coefficients_2x2(Qt, P, coef)
-        if kind == ZERO_KIND:
-            branch, c, s, _ = sweep_into(coef, no_rows, kind, 0.0, 0.0, first, last, work, no_rows)
+        # one call site: the sweep is compiled (and inlined) once into this loop
+        rows, new_rows = (no_rows, no_rows) if kind == ZERO_KIND else (Z, VZ)
+        branch, c, s, _ = sweep_into(coef, rows, kind, lam, tau, first, last, work, new_rows)
+        if kind == ZERO_KIND:   # h = 0 needs no rows in the sweep: V Z is formed here
             rotate_rows(Z, branch, c, s, VZ)
             h_change = 0.0
         else:
-            branch, c, s, _ = sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ)
             h_change = _penalty_value(VZ, kind, lam, tau) - _penalty_value(Z, kind, lam, tau)
         for a in range(2):
             for j in range(r):

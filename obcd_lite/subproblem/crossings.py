@@ -6,7 +6,9 @@ lists these crossings with the step each makes to h's linear part; ``_sort_cross
 zeros of l1, l0 and X >= 0 without a general sort: the two entries of a column of Z are a quarter
 turn apart, so a column's four zeros sit at phi_j + k pi/2 and one sort of the r column offsets
 orders all 4 r of them up to rounding (an insertion sort then finishes exactly). Everything is
-written to the sweep's workspace: nothing is allocated per call.
+written to the sweep's workspace: nothing is allocated per call. The state of h on an arc (its
+linear part A_h c + B_h s + K and the count of negative entries) is carried from crossing to crossing
+by these steps in compensated sums, starting from a state evaluated entry by entry (``_stretch_state``).
 """
 from __future__ import annotations
 
@@ -15,8 +17,9 @@ import math
 import numpy as np
 from numba import njit
 
-from ..penalties import CAPPED_KIND, L1_KIND, NONNEG_KIND
+from ..penalties import CAPPED_KIND, EPS, L1_KIND, NONNEG_KIND, ZERO_ULPS
 
+_ZERO_TOL = ZERO_ULPS * EPS  # an entry is zero when |x c + y s| <= _ZERO_TOL hypot(x, y), as in snap_zeros
 _TWO_PI = 2.0 * math.pi
 _HALF_PI = 0.5 * math.pi
 _THREE_HALF_PI = 3.0 * _HALF_PI  # the same double as _STEPS[4, 0] * _HALF_PI
@@ -183,3 +186,60 @@ def _sort_crossings(angle, size, first_of, m, order, psi, column, quarter):
             order[t] = order[t - 1]
             t -= 1
         order[t] = o
+
+
+@njit(cache=True)
+def _add(total, carry, term):
+    """Compensated (Neumaier) summation: total + carry tracks the sum to ~eps of its own size, even
+    after steps of lam ||Z_j|| many orders above the coefficients of P that they leave behind."""
+    t = total + term
+    if abs(total) >= abs(term):
+        carry += (total - t) + term
+    else:
+        carry += (term - t) + total
+    return t, carry
+
+
+@njit(cache=True)
+def _state_at(x, y, size, kind, lam, tau, c, s):
+    """(A_h, B_h, K, negatives) of h at the point (c, s), entry by entry (zeros to rounding count as 0)."""
+    A = B = K = 0.0
+    N = 0
+    for i in range(x.size):
+        u = x[i] * c + y[i] * s
+        if size[i] == 0.0 or abs(u) <= _ZERO_TOL * size[i]:
+            continue
+        if kind == CAPPED_KIND and abs(u) >= tau:
+            K += lam * tau
+        elif kind == L1_KIND or kind == CAPPED_KIND:
+            sign = lam if u > 0.0 else -lam
+            A += sign * x[i]
+            B += sign * y[i]
+        elif kind == NONNEG_KIND and u < 0.0:
+            N += 1
+    return A, B, K, N
+
+
+@njit(cache=True)
+def _stretch_state(x, y, size, kind, lam, tau, angle, order, step, p, q, lo, hi):
+    """The state on the first arc of the stretch [lo, hi] whose crossings are order[p:q], read off the
+    middle of its longest arc.
+
+    A state is the sum of the entries' own states, so it is evaluated directly at one point
+    and carried to the first arc by the steps in between; the point is the middle of the
+    longest arc, so no entry is near a crossing there and rounding cannot pick a wrong side."""
+    longest, gap, middle, before = p, -1.0, lo, lo
+    for t in range(p, q + 1):   # arc t ends at crossing t (the last one at hi)
+        end = angle[order[t]] if t < q else hi
+        if end - before > gap:
+            longest, gap, middle = t, end - before, 0.5 * (before + end)
+        before = end
+    A, B, K, N = _state_at(x, y, size, kind, lam, tau, math.cos(middle), math.sin(middle))
+    carry_A = carry_B = carry_K = 0.0
+    for j in range(p, longest):  # undo the crossings between the first arc and the longest one
+        o = order[j]
+        A, carry_A = _add(A, carry_A, -step[o, 0])
+        B, carry_B = _add(B, carry_B, -step[o, 1])
+        K, carry_K = _add(K, carry_K, -step[o, 2])
+        N -= int(step[o, 3])
+    return A + carry_A, B + carry_B, K + carry_K, N

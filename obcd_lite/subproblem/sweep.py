@@ -25,6 +25,12 @@ constant (A_h, B_h, K), and each crossing changes them by a known step:
 The state on the first arc is evaluated entry by entry at the middle of the longest arc and
 carried back by the steps in between, so it agrees with the sorted order whatever atan2 rounds.
 
+For l1 the circle is first cut down (``window``): sectors whose lower bound lies above a value
+the branch attains (or the other branch's best) cannot hold the minimum, and only the crossings of
+the surviving stretches are computed, sorted and swept, each stretch from a state evaluated in it.
+At OBCD's small lam this leaves a few crossings of the 4 r; where more than a quarter of the
+circle survives, the whole circle is swept.
+
 The global minimum is among (i) every crossing and theta = pi, each scored exactly (for l0
 every entry zero there drops out, ties included; for X >= 0 the point is checked entry by
 entry; where crossings tie to within 1e-9 their order is arbitrary, so the point is scored
@@ -45,7 +51,7 @@ point is still a point of its arc with its exact value, so it cannot give a wron
 Arcs whose end values alone put them out of the race skip the bound, and the second branch is
 skipped when a lower bound of the whole branch (the smooth part's two terms minimized apart,
 plus h's least value on the circle) is above the first branch's best: for OBCD's steps the
-reflection branch nearly always is. Neither changes the candidate that wins.
+reflection branch nearly always is. None of these changes the candidate that wins.
 
 The loops are compiled with numba: written with NumPy arrays, the same search spends most of its
 time in NumPy's fixed cost per call (about 50 operations on arrays of a few dozen numbers). The
@@ -60,13 +66,13 @@ import math
 import numpy as np
 from numba import njit
 
-from ..penalties import CAPPED_KIND, EPS, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_ULPS
+from ..penalties import CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND
 from .arcs import linear_min_inside, linear_min_on_arc, quadratic_min_on_arc, stationary_angles
-from .crossings import _crossings_into, _entries_into, _sort_crossings
+from .crossings import (_ZERO_TOL, _add, _crossings_into, _entries_into, _sort_crossings, _state_at,
+                        _stretch_state)
+from .window import SECTORS, insertion_order, l1_window, l1_window_crossings_into, window_workspace
 
 _TWO_PI = 2.0 * math.pi
-_HALF_PI = 0.5 * math.pi
-_ZERO_TOL = ZERO_ULPS * EPS  # an entry is zero when |x c + y s| <= _ZERO_TOL hypot(x, y), as in snap_zeros
 # Two crossings closer than this (in angle) are checked for a tie: a zero to rounding means
 # |sin(angle gap)| <= _ZERO_TOL, far inside the window, and atan2 rounds at the eps level.
 # Arcs shorter than the window get no stationary candidate: their end points are within
@@ -75,59 +81,11 @@ _TIE_WINDOW = 1e-9
 
 
 @njit(cache=True)
-def _add(total, carry, term):
-    """Compensated (Neumaier) summation: total + carry tracks the sum to ~eps of its own size, even
-    after steps of lam ||Z_j|| many orders above the coefficients of P that they leave behind."""
-    t = total + term
-    if abs(total) >= abs(term):
-        carry += (total - t) + term
-    else:
-        carry += (term - t) + total
-    return t, carry
-
-
-@njit(cache=True)
-def _state_at(x, y, size, kind, lam, tau, c, s):
-    """(A_h, B_h, K, negatives) of h at the point (c, s), entry by entry (zeros to rounding count as 0)."""
-    A = B = K = 0.0
-    N = 0
-    for i in range(x.size):
-        u = x[i] * c + y[i] * s
-        if size[i] == 0.0 or abs(u) <= _ZERO_TOL * size[i]:
-            continue
-        if kind == CAPPED_KIND and abs(u) >= tau:
-            K += lam * tau
-        elif kind == L1_KIND or kind == CAPPED_KIND:
-            sign = lam if u > 0.0 else -lam
-            A += sign * x[i]
-            B += sign * y[i]
-        elif kind == NONNEG_KIND and u < 0.0:
-            N += 1
-    return A, B, K, N
-
-
-@njit(cache=True)
-def _start_state(x, y, size, kind, lam, tau, angle, order, step):
-    """The state on the first arc [0, first crossing], read off the middle of the longest arc.
-
-    A state is the sum of the entries' own states, so it is evaluated directly at one point
-    and carried to the first arc by the steps in between; the point is the middle of the
-    longest arc, so no entry is near a crossing there and rounding cannot pick a wrong side."""
-    m = order.size
-    longest, gap = 0, angle[order[0]] + _TWO_PI - angle[order[m - 1]]   # arc 0 wraps around 2 pi
-    for j in range(1, m):
-        if angle[order[j]] - angle[order[j - 1]] > gap:
-            longest, gap = j, angle[order[j]] - angle[order[j - 1]]
-    middle = angle[order[longest]] - 0.5 * gap
-    A, B, K, N = _state_at(x, y, size, kind, lam, tau, math.cos(middle), math.sin(middle))
-    carry_A = carry_B = carry_K = 0.0
-    for j in range(longest):  # undo the crossings between the first arc and the longest one
-        o = order[j]
-        A, carry_A = _add(A, carry_A, -step[o, 0])
-        B, carry_B = _add(B, carry_B, -step[o, 1])
-        K, carry_K = _add(K, carry_K, -step[o, 2])
-        N -= int(step[o, 3])
-    return A + carry_A, B + carry_B, K + carry_K, N
+def _unit(theta):
+    """(cos, sin) of theta, exact at the ends 0 and 2 pi of the circle."""
+    if theta == 0.0 or theta == _TWO_PI:
+        return 1.0, 0.0
+    return math.cos(theta), math.sin(theta)
 
 
 @njit(cache=True)
@@ -217,15 +175,15 @@ def _zeros_at_crossing(x, y, size, owner, angle, order, j, tie, c, s):
 
 
 @njit(cache=True)
-def _branch_floor(Z, kind, lam, tau, a, b, w, d, e):
+def _branch_floor(column_size, kind, lam, tau, a, b, w, d, e):
     """A lower bound of problem (3) on a whole branch, less a margin far above rounding: the smooth
     part's two terms minimized apart, plus h's least value on the circle. Column j of V Z holds two
-    entries u, u' with u^2 + u'^2 = ||Z_j||^2, so |u| + |u'| >= ||Z_j|| (l1; capped l1 takes
-    min(., tau)) and at most one of them is zero, to rounding or not (l0)."""
+    entries u, u' with u^2 + u'^2 = ||Z_j||^2 (``column_size[j]``), so |u| + |u'| >= ||Z_j|| (l1;
+    capped l1 takes min(., tau)) and at most one of them is zero, to rounding or not (l0)."""
     floor = 0.0
     scale = abs(e) + abs(a) + abs(b) + abs(w) + abs(d)
-    for j in range(Z.shape[1]):
-        size = math.hypot(Z[0, j], Z[1, j])
+    for j in range(column_size.size):
+        size = column_size[j]
         if kind == L1_KIND:
             floor += lam * size
         elif kind == CAPPED_KIND:
@@ -243,10 +201,10 @@ def sweep_workspace(r):
     n, m = 2 * r, 12 * r + 1
     return (np.empty(n), np.empty(n), np.empty(n), np.empty(n, np.int64),       # x, y, size, first_of
             np.empty(m), np.empty((m, 2)), np.empty(m, np.int64), np.empty((m, 4)),  # angle, cos_sin, owner, step
-            np.empty(m, np.int64), np.empty((m + 1, 4)), np.empty(m + 1),          # order, arc, bound
-            np.empty((3, m + 2)),                                                  # ends, cos_end, sin_end
+            np.empty(m, np.int64), np.empty((m + SECTORS, 4)), np.empty(m + SECTORS),  # order, arc, bound
+            np.empty((m + SECTORS, 6)),                      # arc ends: angles lo, hi, cos and sin at lo, at hi
             np.empty(max(r, 1)), np.empty(max(r, 1), np.int64), np.empty(max(r, 1), np.int64),  # psi, column,
-            np.empty(8), np.empty(20))                                             # quarter, roots, scratch
+            np.empty(8), np.empty(20), window_workspace())   # quarter, roots, scratch, l1_window's scratch
 
 
 @njit(cache=True)
@@ -276,32 +234,44 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
     (branch, c, s, value): the best candidate and its value (+inf, with (c, s) = (1, 0), when
     X >= 0 admits no point on the searched branches).
     """
-    (x, y, size, first_of, angle_all, cos_sin, owner, step, order_all, arc, bound_all, ends_all,
-     psi, column, quarter, roots, scratch) = work
-    ends, cos_end, sin_end = ends_all[0], ends_all[1], ends_all[2]
+    (x, y, size, first_of, angle_all, cos_sin, owner, step, order_all, arc, bound_all, ends,
+     psi, column, quarter, roots, scratch, window_work) = work
+    stretches = window_work[2]
     best, best_k, best_c, best_s = np.inf, first, 1.0, 0.0
     varying = kind == L1_KIND or kind == CAPPED_KIND  # h's linear part changes from arc to arc
+    r = Z.shape[1]
+    live = 0
+    for j in range(r):
+        # entries j and r + j of V Z on either branch are +-Z[0, j], +-Z[1, j] in some order, and
+        # hypot ignores signs and order: one hypot per column, the same double as per entry
+        size[j] = size[r + j] = math.hypot(Z[0, j], Z[1, j])
+        if size[j] > 0.0:
+            live += 2
     for k in range(first, last + 1):
         a, b, cq, d, e = coef[k, 0], coef[k, 1], coef[k, 2], coef[k, 3], coef[k, 4]
         w = cq - e
-        if k > first and _branch_floor(Z, kind, lam, tau, a, b, w, d, e) > best:
+        if k > first and _branch_floor(size[:r], kind, lam, tau, a, b, w, d, e) > best:
             continue  # no point of this branch can beat the other's best (the usual case for ref)
         _entries_into(Z, k, x, y)
-        live = 0
-        for i in range(x.size):
-            size[i] = math.hypot(x[i], y[i])
-            if size[i] > 0.0:
-                live += 1
-        m = _crossings_into(x, y, size, kind, lam, tau, angle_all, cos_sin, owner, step, first_of)
-        angle, order = angle_all[:m], order_all[:m]
-        if kind == CAPPED_KIND:
-            order[:] = np.argsort(angle)
+        stretch_count = 0
+        if kind == L1_KIND:  # the stretches of the circle where the minimum can lie (0: all of it)
+            stretch_count, band_count = l1_window(a, b, w, d, e, x, y, size, lam, best, window_work)
+            if stretch_count < 0:
+                continue  # no sector of this branch can beat the other's best
+        if stretch_count > 0:
+            m = l1_window_crossings_into(x, y, size, lam, stretches, stretch_count, window_work[3], band_count,
+                                         angle_all, cos_sin, owner, step)
+            angle, order = angle_all[:m], order_all[:m]
+            insertion_order(angle, m, order)
         else:
-            _sort_crossings(angle, size, first_of, m, order, psi, column, quarter)
-        A_h, B_h, K_h, N = _start_state(x, y, size, kind, lam, tau, angle, order, step)
-        A, carry_A = _add(a, 0.0, A_h)
-        B, carry_B = _add(b, 0.0, B_h)
-        K, carry_K = (lam * live if kind == L0_KIND else K_h), 0.0
+            m = _crossings_into(x, y, size, kind, lam, tau, angle_all, cos_sin, owner, step, first_of)
+            angle, order = angle_all[:m], order_all[:m]
+            if kind == CAPPED_KIND:
+                order[:] = np.argsort(angle)
+            else:
+                _sort_crossings(angle, size, first_of, m, order, psi, column, quarter)
+            stretch_count = 1
+            stretches[0, 0], stretches[0, 1], stretches[0, 2], stretches[0, 3] = 0.0, _TWO_PI, 0.0, _TWO_PI
         if k == 0 and (kind == L0_KIND or kind == NONNEG_KIND):
             # V = I: inside an arc, but where h jumps it is the point that keeps X (its entries within
             # rounding of 0 count as zeros there), and the step it stands for is no step at all
@@ -309,63 +279,82 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
             if value < best:
                 best, best_k, best_c, best_s = value, 0, 1.0, 0.0
 
-        # Pass 1: score every crossing; record each arc's data (A, B, K, negatives on arc
-        # j = [ends[j], ends[j + 1]]) and end points.
+        # Pass 1: score every crossing of every stretch (the crossings within half the slack of
+        # a surviving sector, when the circle was windowed); record each arc's data (A, B, K,
+        # negatives) and its ends (angles, cos, sin).
         last_mid = (np.nan, np.nan)                  # the last midpoint of tied crossings scored
-        ends[0], cos_end[0], sin_end[0] = 0.0, 1.0, 0.0
-        ends[m + 1], cos_end[m + 1], sin_end[m + 1] = _TWO_PI, 1.0, 0.0
-        for j in range(m):
-            o = order[j]
-            theta = angle[o]
-            c, s = cos_sin[o, 0], cos_sin[o, 1]
-            arc[j, 0], arc[j, 1], arc[j, 2], arc[j, 3] = A + carry_A, B + carry_B, K + carry_K, N
-            ends[j + 1], cos_end[j + 1], sin_end[j + 1] = theta, c, s
-            smooth = e + c * (w * c + d * s)
-            value = smooth + arc[j, 0] * c + arc[j, 1] * s + arc[j, 2]      # from the arc before
-            A, carry_A = _add(A, carry_A, step[o, 0])
-            B, carry_B = _add(B, carry_B, step[o, 1])
-            if kind == CAPPED_KIND:                  # elsewhere every step of K is 0.0: K + 0.0 is K
-                K, carry_K = _add(K, carry_K, step[o, 2])
-            tie = _has_tie(angle, order, j)
-            if varying and tie:
-                # crossings within rounding of each other (ties, or an entry whose cap and zero
-                # nearly coincide) may come in any order, so the state between them means nothing:
-                # score the point entry by entry instead
-                h_A, h_B, h_K, _ = _state_at(x, y, size, kind, lam, tau, c, s)
-                value = smooth + (a + h_A) * c + (b + h_B) * s + h_K
-            elif kind == L0_KIND:
-                value -= lam * _zeros_at_crossing(x, y, size, owner, angle, order, j, tie, c, s)
-            elif kind == NONNEG_KIND:
-                # feasible here only if every entry negative just before turns to zero here
-                crossing_here = _window(angle, order, j)[1] if tie else 1
-                if N > crossing_here or not _is_nonnegative(x, y, size, c, s):
-                    value = np.inf
-                N += int(step[o, 3])
-            if value < best:
-                best, best_k, best_c, best_s = value, k, c, s
-            if not varying and tie:
-                # Where h jumps, a point between tied crossings can have several entries within
-                # rounding of 0 (each zero is a window of half-width _ZERO_TOL rad) although no
-                # single crossing has: the windows of a group overlap where its two extreme
-                # crossings' do, so the midpoint of every such pair is scored entry by entry.
-                for ahead in range(1, m):
-                    o_next = order[(j + ahead) % m]
-                    gap = abs(angle[o_next] - theta)
-                    gap = min(gap, _TWO_PI - gap)
-                    if gap > 2.0 * _ZERO_TOL:
-                        break
-                    if gap == 0.0:
-                        continue  # the same point: scored above, ties included
-                    c_mid, s_mid = c + cos_sin[o_next, 0], s + cos_sin[o_next, 1]
-                    norm = math.hypot(c_mid, s_mid)
-                    c_mid, s_mid = c_mid / norm, s_mid / norm
-                    if c_mid == last_mid[0] and s_mid == last_mid[1]:
-                        continue  # scored just before (a group of equal crossings gives equal midpoints)
-                    last_mid = (c_mid, s_mid)
-                    value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c_mid, s_mid)
-                    if value < best:
-                        best, best_k, best_c, best_s = value, k, c_mid, s_mid
-        arc[m, 0], arc[m, 1], arc[m, 2], arc[m, 3] = A + carry_A, B + carry_B, K + carry_K, N
+        arcs, p = 0, 0
+        for t in range(stretch_count):
+            lo, hi, scored_lo, scored_hi = stretches[t, 0], stretches[t, 1], stretches[t, 2], stretches[t, 3]
+            q = p
+            while q < m and angle[order[q]] <= hi:
+                q += 1
+            A_h, B_h, K_h, N = _stretch_state(x, y, size, kind, lam, tau, angle, order, step, p, q, lo, hi)
+            A, carry_A = _add(a, 0.0, A_h)
+            B, carry_B = _add(b, 0.0, B_h)
+            K, carry_K = (lam * live if kind == L0_KIND else K_h), 0.0
+            before = lo
+            c_before, s_before = _unit(lo)
+            for j in range(p, q):
+                o = order[j]
+                theta = angle[o]
+                c, s = cos_sin[o, 0], cos_sin[o, 1]
+                arc[arcs, 0], arc[arcs, 1], arc[arcs, 2], arc[arcs, 3] = A + carry_A, B + carry_B, K + carry_K, N
+                ends[arcs, 0], ends[arcs, 1], ends[arcs, 2] = before, theta, c_before
+                ends[arcs, 3], ends[arcs, 4], ends[arcs, 5] = s_before, c, s
+                smooth = e + c * (w * c + d * s)
+                value = smooth + arc[arcs, 0] * c + arc[arcs, 1] * s + arc[arcs, 2]      # from the arc before
+                arcs += 1
+                before, c_before, s_before = theta, c, s
+                A, carry_A = _add(A, carry_A, step[o, 0])
+                B, carry_B = _add(B, carry_B, step[o, 1])
+                if kind == CAPPED_KIND:                  # elsewhere every step of K is 0.0: K + 0.0 is K
+                    K, carry_K = _add(K, carry_K, step[o, 2])
+                tie = _has_tie(angle, order, j)
+                if varying and tie:
+                    # crossings within rounding of each other (ties, or an entry whose cap and zero
+                    # nearly coincide) may come in any order, so the state between them means nothing:
+                    # score the point entry by entry instead
+                    h_A, h_B, h_K, _ = _state_at(x, y, size, kind, lam, tau, c, s)
+                    value = smooth + (a + h_A) * c + (b + h_B) * s + h_K
+                elif kind == L0_KIND:
+                    value -= lam * _zeros_at_crossing(x, y, size, owner, angle, order, j, tie, c, s)
+                elif kind == NONNEG_KIND:
+                    # feasible here only if every entry negative just before turns to zero here
+                    crossing_here = _window(angle, order, j)[1] if tie else 1
+                    if N > crossing_here or not _is_nonnegative(x, y, size, c, s):
+                        value = np.inf
+                    N += int(step[o, 3])
+                if value < best and scored_lo <= theta <= scored_hi:
+                    best, best_k, best_c, best_s = value, k, c, s
+                if not varying and tie:
+                    # Where h jumps, a point between tied crossings can have several entries within
+                    # rounding of 0 (each zero is a window of half-width _ZERO_TOL rad) although no
+                    # single crossing has: the windows of a group overlap where its two extreme
+                    # crossings' do, so the midpoint of every such pair is scored entry by entry.
+                    for ahead in range(1, m):
+                        o_next = order[(j + ahead) % m]
+                        gap = abs(angle[o_next] - theta)
+                        gap = min(gap, _TWO_PI - gap)
+                        if gap > 2.0 * _ZERO_TOL:
+                            break
+                        if gap == 0.0:
+                            continue  # the same point: scored above, ties included
+                        c_mid, s_mid = c + cos_sin[o_next, 0], s + cos_sin[o_next, 1]
+                        norm = math.hypot(c_mid, s_mid)
+                        c_mid, s_mid = c_mid / norm, s_mid / norm
+                        if c_mid == last_mid[0] and s_mid == last_mid[1]:
+                            continue  # scored just before (a group of equal crossings gives equal midpoints)
+                        last_mid = (c_mid, s_mid)
+                        value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c_mid, s_mid)
+                        if value < best:
+                            best, best_k, best_c, best_s = value, k, c_mid, s_mid
+            c_hi, s_hi = _unit(hi)
+            arc[arcs, 0], arc[arcs, 1], arc[arcs, 2], arc[arcs, 3] = A + carry_A, B + carry_B, K + carry_K, N
+            ends[arcs, 0], ends[arcs, 1], ends[arcs, 2], ends[arcs, 3] = before, hi, c_before, s_before
+            ends[arcs, 4], ends[arcs, 5] = c_hi, s_hi
+            arcs += 1
+            p = q
 
         # Pass 2: stationary points inside the arcs.
         if not varying:
@@ -378,25 +367,25 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
             continue
         if w == 0.0 and d == 0.0:
             # Qt = varsigma I: each arc's minimizer -(A, B)/hypot(A, B) in closed form, no bounds needed
-            for j in range(m + 1):
+            for j in range(arcs):
                 A, B = arc[j, 0], arc[j, 1]
-                if ends[j + 1] - ends[j] > _TIE_WINDOW and linear_min_inside(
-                        A, B, cos_end[j], sin_end[j], cos_end[j + 1], sin_end[j + 1]):
+                if ends[j, 1] - ends[j, 0] > _TIE_WINDOW and linear_min_inside(
+                        A, B, ends[j, 2], ends[j, 3], ends[j, 4], ends[j, 5]):
                     norm = math.hypot(A, B)
                     value = e - norm + arc[j, 2]
                     if value < best:
                         best, best_k, best_c, best_s = value, k, -A / norm, -B / norm
             continue
-        bound = bound_all[:m + 1]
+        bound = bound_all[:arcs]
         half = 0.5 * (math.atan2(d, w) + math.pi)
         curvature_quadratic = math.hypot(w, d)     # |d^2/dtheta^2 (w c^2 + d c s)| <= 2 hypot(w, d)
-        for j in range(m + 1):
-            lo, hi = ends[j], ends[j + 1]
+        for j in range(arcs):
+            lo, hi = ends[j, 0], ends[j, 1]
             if hi - lo <= _TIE_WINDOW:
                 bound[j] = np.inf
                 continue
             A, B, K = arc[j, 0], arc[j, 1], arc[j, 2]
-            c_lo, s_lo, c_hi, s_hi = cos_end[j], sin_end[j], cos_end[j + 1], sin_end[j + 1]
+            c_lo, s_lo, c_hi, s_hi = ends[j, 2], ends[j, 3], ends[j, 4], ends[j, 5]
             g_lo = e + K + A * c_lo + B * s_lo + c_lo * (w * c_lo + d * s_lo)
             g_hi = e + K + A * c_hi + B * s_hi + c_hi * (w * c_hi + d * s_hi)
             # most arcs are out of the race on the end values alone: |A| + |B| (enlarged) is above
@@ -412,21 +401,21 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
             bound[j] = max(split, min(g_lo, g_hi) - curvature * (hi - lo) ** 2 / 8.0)
         while True:                                  # most promising arc first: it lowers best for the rest
             j, low = -1, np.inf
-            for t in range(m + 1):                   # the lowest bound left (few arcs get this far)
+            for t in range(arcs):                    # the lowest bound left (few arcs get this far)
                 if bound[t] < low:
                     j, low = t, bound[t]
             if not low < best:
                 break
             bound[j] = np.inf
             A, B = arc[j, 0], arc[j, 1]
-            for i in range(stationary_angles(A, B, w, d, roots, scratch, ends[j], ends[j + 1])):
+            for i in range(stationary_angles(A, B, w, d, roots, scratch, ends[j, 0], ends[j, 1])):
                 theta = roots[i]
-                if ends[j] <= theta <= ends[j + 1]:
+                if ends[j, 0] <= theta <= ends[j, 1]:
                     c, s = math.cos(theta), math.sin(theta)
                     value = e + A * c + B * s + arc[j, 2] + c * (w * c + d * s)
                     if value < best:
                         best, best_k, best_c, best_s = value, k, c, s
-    _new_rows(Z, best_k, best_c, best_s, VZ)
+    _new_rows(Z, best_k, best_c, best_s, VZ, size[:r])
     return best_k, best_c, best_s, best
 
 
@@ -456,11 +445,12 @@ def rotate_rows(Z, k, c, s, out):
 
 
 @njit(cache=True)
-def _new_rows(Z, k, c, s, VZ):
-    """VZ = V Z for V = rot(theta) (k = 0) or ref(theta) (k = 1), with the zeros to rounding set to 0.0."""
+def _new_rows(Z, k, c, s, VZ, column_size):
+    """VZ = V Z for V = rot(theta) (k = 0) or ref(theta) (k = 1), with the zeros to rounding set to 0.0
+    (column_size[j] = hypot(Z[0, j], Z[1, j]))."""
     rotate_rows(Z, k, c, s, VZ)
     for j in range(Z.shape[1]):
-        tol = _ZERO_TOL * math.hypot(Z[0, j], Z[1, j])
+        tol = _ZERO_TOL * column_size[j]
         for i in range(2):
             if abs(VZ[i, j]) <= tol:
                 VZ[i, j] = 0.0

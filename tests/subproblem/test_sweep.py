@@ -283,5 +283,5 @@ def test_branch_floor_is_below_the_branch_minimum(penalty):
         kind = ZERO_KIND if h.is_zero else h.sweep_kind
         for k in (0, 1):
             a, b, cq, d, e = coef[k]
-            floor = _branch_floor(Z, kind, lam, tau, a, b, cq - e, d, e)
+            floor = _branch_floor(np.hypot(Z[0], Z[1]), kind, lam, tau, a, b, cq - e, d, e)
             assert floor <= sweep_2x2(coef, Z, kind, lam, tau, k, k)[3]
