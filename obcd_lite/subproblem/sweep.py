@@ -25,7 +25,7 @@ constant (A_h, B_h, K), and each crossing changes them by a known step:
 The state on the first arc is evaluated entry by entry at the middle of the longest arc and
 carried back by the steps in between, so it agrees with the sorted order whatever atan2 rounds.
 
-For l1 the circle is first cut down (``window``): sectors whose lower bound lies above a value
+For l1 (and capped l1 whose cap no entry reaches) the circle is first cut down (``window``): sectors whose lower bound lies above a value
 the branch attains (or the other branch's best) cannot hold the minimum, and only the crossings of
 the surviving stretches are computed, sorted and swept, each stretch from a state evaluated in it.
 At OBCD's small lam this leaves a few crossings of the 4 r; where more than a quarter of the
@@ -78,6 +78,22 @@ _TWO_PI = 2.0 * math.pi
 # Arcs shorter than the window get no stationary candidate: their end points are within
 # O(window^2) of any interior value.
 _TIE_WINDOW = 1e-9
+
+
+@njit(cache=True)
+def _seam_partner(j, arcs, ends):
+    """The other half of arc j if arc j runs through theta = 0, else -1.
+
+    0 = 2 pi is no crossing: where the first arc starts at 0 and the last ends at 2 pi they are one
+    arc, with one state (to rounding). A stationary point within rounding of 0 comes back from
+    ``stationary_angles`` as a tiny angle or as one just below 2 pi, whichever half's (A, B) it was
+    polished with; each half accepts the points of the other, so neither half can drop it."""
+    if arcs > 1 and ends[0, 0] == 0.0 and ends[arcs - 1, 1] == _TWO_PI:
+        if j == 0:
+            return arcs - 1
+        if j == arcs - 1:
+            return 0
+    return -1
 
 
 @njit(cache=True)
@@ -238,15 +254,18 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
      psi, column, quarter, roots, scratch, window_work) = work
     stretches = window_work[2]
     best, best_k, best_c, best_s = np.inf, first, 1.0, 0.0
-    varying = kind == L1_KIND or kind == CAPPED_KIND  # h's linear part changes from arc to arc
     r = Z.shape[1]
-    live = 0
+    live, largest = 0, 0.0
     for j in range(r):
         # entries j and r + j of V Z on either branch are +-Z[0, j], +-Z[1, j] in some order, and
         # hypot ignores signs and order: one hypot per column, the same double as per entry
         size[j] = size[r + j] = math.hypot(Z[0, j], Z[1, j])
+        largest = max(largest, size[j])
         if size[j] > 0.0:
             live += 2
+    if kind == CAPPED_KIND and largest <= tau:
+        kind = L1_KIND  # no entry can pass the cap (|u_i| <= ||Z_j|| <= tau): on this block it is l1
+    varying = kind == L1_KIND or kind == CAPPED_KIND  # h's linear part changes from arc to arc
     for k in range(first, last + 1):
         a, b, cq, d, e = coef[k, 0], coef[k, 1], coef[k, 2], coef[k, 3], coef[k, 4]
         w = cq - e
@@ -369,8 +388,13 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
             # Qt = varsigma I: each arc's minimizer -(A, B)/hypot(A, B) in closed form, no bounds needed
             for j in range(arcs):
                 A, B = arc[j, 0], arc[j, 1]
-                if ends[j, 1] - ends[j, 0] > _TIE_WINDOW and linear_min_inside(
-                        A, B, ends[j, 2], ends[j, 3], ends[j, 4], ends[j, 5]):
+                inside = ends[j, 1] - ends[j, 0] > _TIE_WINDOW and linear_min_inside(
+                    A, B, ends[j, 2], ends[j, 3], ends[j, 4], ends[j, 5])
+                o = _seam_partner(j, arcs, ends)
+                if not inside and o >= 0:       # on the other half of the arc through theta = 0
+                    inside = ends[o, 1] - ends[o, 0] > _TIE_WINDOW and linear_min_inside(
+                        A, B, ends[o, 2], ends[o, 3], ends[o, 4], ends[o, 5])
+                if inside:
                     norm = math.hypot(A, B)
                     value = e - norm + arc[j, 2]
                     if value < best:
@@ -408,9 +432,10 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
                 break
             bound[j] = np.inf
             A, B = arc[j, 0], arc[j, 1]
+            o = _seam_partner(j, arcs, ends)
             for i in range(stationary_angles(A, B, w, d, roots, scratch, ends[j, 0], ends[j, 1])):
                 theta = roots[i]
-                if ends[j, 0] <= theta <= ends[j, 1]:
+                if ends[j, 0] <= theta <= ends[j, 1] or (o >= 0 and ends[o, 0] <= theta <= ends[o, 1]):
                     c, s = math.cos(theta), math.sin(theta)
                     value = e + A * c + B * s + arc[j, 2] + c * (w * c + d * s)
                     if value < best:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from obcd_lite import L1, brute_force_2x2, candidate_set, solve_2x2_full
 from obcd_lite.subproblem.crossings import _crossings, _entries
-from obcd_lite.subproblem.sweep import L1_KIND, coefficients_2x2
+from obcd_lite.subproblem.sweep import L1_KIND, coefficients_2x2, sweep_2x2
 from obcd_lite.subproblem.window import (SECTORS, l1_window, l1_window_crossings_into, window_workspace)
 
 _SECTOR = 2.0 * math.pi / SECTORS
@@ -106,6 +106,17 @@ def test_windowed_sweep_is_the_minimum_of_the_candidates_and_the_brute_force(ins
     assert sol.value <= bf.value + 1e-9 * max(1.0, abs(bf.value))
 
 
+def test_capped_l1_below_its_cap_is_swept_as_l1():
+    """Where no entry can reach the cap (every ||Z_j|| <= tau) capped l1 is l1 on the block: the sweep
+    takes the same path and returns the same point, bit for bit."""
+    from obcd_lite.subproblem.sweep import CAPPED_KIND
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        coef, Z = rng.standard_normal((2, 5)), rng.standard_normal((2, 5))
+        tau = float(np.max(np.hypot(Z[0], Z[1]))) * rng.choice([1.0, 2.0])
+        assert sweep_2x2(coef, Z, CAPPED_KIND, 0.01, tau, 0, 1)[:4] == sweep_2x2(coef, Z, L1_KIND, 0.01, 0.0, 0, 1)[:4]
+
+
 def test_the_window_is_used_where_lam_is_small():
     """At OBCD's small lam the window cuts the circle on every instance here, to at most a quarter."""
     rng = np.random.default_rng(5)
@@ -131,3 +142,39 @@ def test_the_other_branch_best_narrows_the_window():
     _, _, _, _, work, narrow, _ = _branch_window(Qt, P, Z, 1e-3, 0, cap=g_min + 1e-6)
     assert 0 < narrow and np.sum(work[2][:narrow, 1] - work[2][:narrow, 0]) <= width
     assert l1_window(*coef, x, y, np.hypot(x, y), 1e-3, g_min - 1.0, window_workspace())[0] == -1
+
+
+def _value_at_identity(coef, Z, lam):
+    """Problem (3) on the rot branch at theta = 0 (V = I): a + cq + lam ||Z||_1."""
+    a, _, cq, _, _ = coef[0]
+    return a + cq + lam * np.abs(Z).sum()
+
+
+def test_a_minimum_at_theta_zero_is_never_lost():
+    """theta = 0 = 2 pi is no crossing: the arcs [last crossing, 2 pi] and [0, first crossing] are one.
+    A stationary point within rounding of 0 comes back as a tiny angle from one half's (A, B) and
+    as 2 pi - tiny from the other's; each half must take it. Found when OBCD raised F by 4.6e-5
+    from ManPG's converged point (tests/experiments/test_relatives.py, the agreement census)."""
+    coef = np.array([[-0.22170883407345543, -0.024715683152142735, -0.038154647817493156, -0.0007328479519813922,
+                      -0.03864198895321186],
+                     [-0.018956893956282334, 0.03929891699870646, -0.038008193153545894, 0.00040715687065093296,
+                      -0.03878844361715912]])
+    Z = np.array([[-0.009418611845718522, -0.45912601202554837], [-0.4309979515085639, 0.03242098155092281]])
+    for first, last in ((0, 0), (0, 1)):
+        value = sweep_2x2(coef, Z, L1_KIND, 0.03, 0.0, first, last)[3]
+        assert value <= _value_at_identity(coef, Z, 0.03) + 1e-15
+    # the same situation at random: (A, B) of the arc through 0 make theta = 0 stationary
+    rng = np.random.default_rng(11)
+    for trial in range(400):
+        r = 1 + trial % 4
+        Z = rng.standard_normal((2, r))
+        lam = rng.choice([1e-3, 0.03, 0.3])
+        coef = rng.standard_normal((2, 5)) * 0.1
+        if trial % 2:
+            coef[:, 3] = 0.0                 # Qt = varsigma I: w = d = 0, the closed form
+            coef[:, 2] = coef[:, 4]
+        x, y = np.concatenate([Z[0], Z[1]]), np.concatenate([Z[1], -Z[0]])
+        coef[0, 1] = -coef[0, 3] - lam * np.sum(np.sign(x) * y)   # g'(0) = b + d + lam sum sign(x_i) y_i = 0
+        coef[0, 2] = coef[0, 4] + abs(coef[0, 2] - coef[0, 4])     # w >= 0: theta = 0 a local minimum or flat
+        value = sweep_2x2(coef, Z, L1_KIND, lam, 0.0, 0, 0)[3]
+        assert value <= _value_at_identity(coef, Z, lam) + 1e-14, trial
