@@ -24,7 +24,7 @@ import pandas as pd
 from ..data import Dataset
 from ..validation import as_matrix, check_nonnegative
 from .metrics import NNZ_TOL, adjusted_explained_variance, normalize_columns, sparsity
-from .runner import build_problem, parse_method, start_point
+from .runner import DEFAULT_MAX_ITER, build_problem, parse_method, start_point
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def sparsity_frontier(dataset: Dataset, r: int, *, alphas=(), lams=(), methods=(
         for lam in lams:
             problem = build_problem("l1", dataset.C, lam)
             fields, _, X = _run_one(problem, X0, stages, dataset, int(rng) if np.ndim(rng) == 0 else 0,
-                                    time_limit, 1_000_000, {}, "raise")
+                                    time_limit, DEFAULT_MAX_ITER, {}, "raise")
             rows.append(_row(method, lam, X, dataset, fields["seconds"]))
     return pd.DataFrame(rows)
 
