@@ -178,6 +178,12 @@ def _sort_crossings(angle, size, first_of, m, order, psi, column, quarter):
             else:
                 order[position] = first_of[j + r]
             position += 1
+    _insertion_sort(angle, order, m)
+
+
+@njit(cache=True)
+def _insertion_sort(angle, order, m):
+    """Sort order[:m] by angle in place (stable; near-linear on nearly sorted input)."""
     for p in range(1, m):
         o = order[p]
         a = angle[o]

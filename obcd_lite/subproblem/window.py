@@ -25,7 +25,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .crossings import _HALF_PI, _THREE_HALF_PI, _TWO_PI, _wrap
+from .crossings import _HALF_PI, _THREE_HALF_PI, _TWO_PI, _insertion_sort, _wrap
 
 SECTORS = 64
 _SECTOR = _TWO_PI / SECTORS
@@ -172,10 +172,6 @@ def l1_window_crossings_into(x, y, size, lam, stretches, n_stretch, bands, n_ban
 def insertion_order(angle, m, order):
     """order[:m] = 0..m-1 sorted by angle (stable: equal angles keep the order of the entries)."""
     for p in range(m):
-        a = angle[p]
-        t = p
-        while t > 0 and angle[order[t - 1]] > a:
-            order[t] = order[t - 1]
-            t -= 1
-        order[t] = p
+        order[p] = p
+    _insertion_sort(angle, order, m)
 
