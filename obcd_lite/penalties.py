@@ -435,3 +435,31 @@ def count_nonzeros(M, tol: float | None = None) -> int:
         reports tol = 1e-6, ManPG's code 1e-5).
     """
     return int(np.count_nonzero(~zero_mask(M, tol)))
+
+
+#: The penalties by name, in the order the notebooks' controls list them.
+PENALTY_NAMES = ("zero", "l0", "l1", "capped_l1", "nonneg")
+
+
+def penalty_by_name(name: str, lam: float = 0.1, tau: float = 0.2) -> Penalty:
+    """The penalty called ``name`` with weight ``lam`` (and cap ``tau`` for capped-l1).
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`PENALTY_NAMES`: "zero", "l0", "l1", "capped_l1" or "nonneg".
+    lam : float, default 0.1
+        The weight of l0, l1 and capped-l1 (ignored by the others).
+    tau : float, default 0.2
+        The cap of capped-l1.
+
+    Returns
+    -------
+    Penalty
+        ``Zero()``, ``L0(lam)``, ``L1(lam)``, ``CappedL1(lam, tau)`` or ``NonNeg()``.
+    """
+    table = {"zero": Zero, "l0": lambda: L0(lam), "l1": lambda: L1(lam), "capped_l1": lambda: CappedL1(lam, tau),
+             "nonneg": NonNeg}
+    if name not in table:
+        raise ValueError(f"penalty must be one of {PENALTY_NAMES}, got {name!r}")
+    return table[name]()

@@ -25,7 +25,9 @@ the paper's errors corrected (the errata table of notebook 02, :data:`obcd_lite.
    mixes the stationary points of p and p~, so every root inside the piece is *scored*, not trusted.
 6. **Score** every candidate — breakpoints, quartic roots, cos theta = 0, and V = I — with the
    objective of problem (3) computed from the matrix V (entries of V Z that are zero to rounding
-   count as 0, the package's zero rule), and keep the first lowest.
+   count as 0, the package's zero rule), and keep the lowest. Values equal to rounding are ties: the
+   first in the candidates' order wins (V = I, then per circle the half circles' breakpoints and
+   quartic roots, then cos theta = 0; :func:`obcd_lite.rounding.first_minimizer`), never the CPU.
 
 Every penalty is lower semicontinuous, so the minimum over the circle is attained at one of these
 candidates. This module is slow (Python loops, :func:`numpy.roots`-style eigenvalues for the quartic)
@@ -42,6 +44,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..penalties import CappedL1, L0, L1, NonNeg, Penalty, Zero
+from ..rounding import first_minimizer
 from ..stiefel import BRANCHES, branch_from_cos_sin
 from ..validation import as_matrix, check_symmetric
 from .breakpoint import quartic_coefficients, quartic_real_roots
@@ -283,7 +286,7 @@ def reference_2x2(Qt, P, Z, h: Penalty | None = None) -> ReferenceSolution:
     Returns
     -------
     ReferenceSolution
-        ``V``, ``theta``, ``branch``, ``value`` of the first lowest candidate, and ``candidates``.
+        ``V``, ``theta``, ``branch``, ``value`` of the lowest candidate (ties: the first), and ``candidates``.
 
     Raises
     ------
@@ -303,10 +306,7 @@ def reference_2x2(Qt, P, Z, h: Penalty | None = None) -> ReferenceSolution:
             candidates += half_circle_candidates(Qt, P, Z, h, k, sigma)
         for s in (1.0, -1.0):                                                   # cos theta = 0
             candidates.append(_candidate(Qt, P, Z, h, k, 0, "cos0", math.nan, 0.0, s))
-    best = candidates[0]
-    for cand in candidates[1:]:
-        if cand.value < best.value:
-            best = cand
+    best = candidates[first_minimizer([cand.value for cand in candidates])]
     k = BRANCHES.index(best.branch)
     theta = math.atan2(best.s, best.c) % (2 * math.pi)
     return ReferenceSolution(branch_from_cos_sin(k, best.c, best.s), theta, best.branch, best.value,

@@ -14,7 +14,7 @@ import numpy as np
 from ..optimality import block_report, classify, eps_bs_measure, global_minimum
 from ..optimality.criticality import residual_details, tangent_part
 from ..optimality.global_search import GlobalMinimum
-from ..penalties import L0, L1, CappedL1, NonNeg, Zero, snap_zeros
+from ..penalties import PENALTY_NAMES, L0, L1, CappedL1, NonNeg, Zero, penalty_by_name, snap_zeros
 from ..problems import QuadraticProblem, nonneg_pca, procrustes, randn_covariance, sparse_pca
 from ..rounding import snap_point
 from ..solvers import get_solver
@@ -30,22 +30,10 @@ WITNESS_LAM = 1.35
 #: The capped-l1 witness (tau = 0.3 < 1, where capped-l1 differs from l1 on St(n, r)): target, lam, tau.
 #: Found the same way (OBCD limits on random rounded targets, lam in [0.5, 2]).
 WITNESS_CAPPED = (((-0.05, 0.24), (-0.73, 0.89), (1.05, 0.93)), 1.81, 0.3)
-PENALTY_NAMES = ("zero", "l1", "l0", "capped_l1", "nonneg")
-
-
-def make_penalty(name: str, lam: float = 0.1, tau: float = 0.2):
-    """The penalty called ``name`` (one of PENALTY_NAMES) with weight lam."""
-    table = {"zero": Zero, "l1": lambda: L1(lam), "l0": lambda: L0(lam),
-             "capped_l1": lambda: CappedL1(lam, tau), "nonneg": NonNeg}
-    if name not in table:
-        raise ValueError(f"penalty must be one of {PENALTY_NAMES}, got {name!r}")
-    return table[name]()
-
-
 def tiny_problem(n: int, penalty: str = "l1", lam: float = 0.1, seed: int = 0):
     """A tiny problem: sparse PCA on randn data (8 x n) with the named penalty; X >= 0 -> nonneg PCA."""
     C = randn_covariance(max(8, 2 * n), n, rng=seed)
-    return nonneg_pca(C) if penalty == "nonneg" else sparse_pca(C, make_penalty(penalty, lam))
+    return nonneg_pca(C) if penalty == "nonneg" else sparse_pca(C, penalty_by_name(penalty, lam))
 
 
 def random_start(problem, n: int, r: int, rng) -> np.ndarray:
@@ -193,7 +181,7 @@ def search_gaps(penalty: str, trials: int, *, n: int = 3, r: int = 2, lam: float
             A = rng.standard_normal((2 * n, n))
             problem = nonneg_pca(A.T @ A / n)
         else:
-            problem = procrustes(rng.standard_normal((n, r)), make_penalty(penalty, lam * rng.uniform(0.3, 2.0)))
+            problem = procrustes(rng.standard_normal((n, r)), penalty_by_name(penalty, lam * rng.uniform(0.3, 2.0)))
         X0 = random_start(problem, n, r, rng)
         X = get_solver("obcd")(problem, X0, working_set="cyclic", max_iter=max_iter, alpha=alpha).X
         bs2 = block_report(problem, X, 2, alpha=alpha).stationary
@@ -411,6 +399,6 @@ def scalar_q_search(trials: int = 60, n: int = 4, rng=0, Q: str = "scalar") -> d
 
 __all__ = ["WITNESS_T", "WITNESS_LAM", "WITNESS_CAPPED", "Witness", "alpha_sweep_2x2", "alpha_sweep_points", "block_residuals",
            "bs2_not_critical_witness", "census", "certify_witness", "eigen_critical_points", "gamma_check",
-           "lemma44_check", "make_penalty", "pair_conditions", "random_start", "search_gaps", "solver_limits",
+           "lemma44_check", "pair_conditions", "random_start", "search_gaps", "solver_limits",
            "theory_run", "tiny_problem", "two_pair_descent", "Exploration", "explore",
            "three_row_descent", "scalar_q_search"]

@@ -1,6 +1,6 @@
 """Figures for notebook 02: the stepper's stages and the quartic's roots on both half circles.
 
-Pure drawing from :mod:`obcd_lite.teaching.breakpoint_stages`; colours from :mod:`.style`.
+Pure drawing from :mod:`obcd_lite.teaching.breakpoint`; colours from :mod:`.style`.
 The x-axis is arctan(t), so the whole line t in R fits and t = +-inf (cos theta = 0) sits at
 +-pi/2.
 """
@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..stiefel import BRANCHES
-from ..teaching.breakpoint_stages import chosen_index, marker_position, smooth_half_circle
+from ..teaching.breakpoint import chosen_index, marker_position, smooth_half_circle
 from .style import BRANCH_COLORS, apply_style
 
 apply_style()

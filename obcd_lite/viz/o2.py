@@ -1,7 +1,7 @@
 """Figures for notebook 01: O(2) as two circles, and F along both circles with its critical points.
 
 Pure drawing: every number comes from :mod:`obcd_lite.teaching.critical_points` and
-:mod:`obcd_lite.teaching.o2_explorer` (which runs the Cayley method and OBCD); nothing here
+:mod:`obcd_lite.teaching.o2` (which runs the Cayley method and OBCD); nothing here
 computes an algorithm. Colours: :data:`obcd_lite.viz.style.BRANCH_COLORS`.
 """
 from __future__ import annotations
@@ -126,7 +126,7 @@ def critical_table(points) -> str:
 
 
 def snapshot_figure(snap, figsize=(8.5, 4.0)):
-    """The explorer's figure for a :class:`~obcd_lite.teaching.o2_explorer.Snapshot`: the landscape
+    """The explorer's figure for a :class:`~obcd_lite.teaching.o2.Snapshot`: the landscape
     with critical points, BS_2-points and both trajectories."""
     paths = {"Cayley (Wen–Yin)": (snap.cayley.branches, snap.cayley.thetas, snap.cayley.values),
              "OBCD k=2": (snap.obcd.branches, snap.obcd.thetas, snap.obcd.values)}
@@ -137,7 +137,7 @@ def snapshot_figure(snap, figsize=(8.5, 4.0)):
 
 
 def orbit_figure(orbit: dict, figsize=(4.0, 4.0)):
-    """The k rotations of :func:`~obcd_lite.teaching.o2_explorer.rotation_orbit` on the rotation circle."""
+    """The k rotations of :func:`~obcd_lite.teaching.o2.rotation_orbit` on the rotation circle."""
     fig, ax = plt.subplots(figsize=figsize)
     t = np.linspace(0.0, 2 * np.pi, 200)
     ax.plot(np.sin(t), np.cos(t), color=BRANCH_COLORS["rot"], lw=1.5)

@@ -1,8 +1,9 @@
-"""Wiring of notebook 02's stepper: seed, penalty and stage -> :func:`obcd_lite.teaching.breakpoint_stages.stepper_state`
+"""Wiring of notebook 02's stepper: seed, penalty and stage -> :func:`obcd_lite.teaching.breakpoint.stepper_state`
 -> :func:`obcd_lite.viz.breakpoint.stepper_figure` (the pattern of :mod:`obcd_lite.widgets.base`)."""
 from __future__ import annotations
 
-from ..teaching.breakpoint_stages import PENALTY_NAMES, STAGES, describe_state, stepper_state
+from ..penalties import PENALTY_NAMES
+from ..teaching.breakpoint import STAGES, describe_state, stepper_state
 from .base import Explorer, explorer, slider_layout
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from ..solvers import SOLVERS
-from ..teaching.hierarchy import PENALTY_NAMES, explore
+from ..penalties import PENALTY_NAMES
+from ..teaching.hierarchy import explore
 from ..viz.hierarchy import certificate_figure
 from .base import Explorer, explorer, slider_layout
 

@@ -14,7 +14,7 @@ from obcd_lite import L0, L1, CappedL1, NonNeg
 from obcd_lite.teaching import symbolic as S
 from obcd_lite.teaching.errata import ERRATA, KINDS, all_errata, errata_rows, errata_table
 from obcd_lite.teaching.ledger import paper_statements
-from obcd_lite.teaching.breakpoint_stages import random_instance
+from obcd_lite.teaching.breakpoint import random_instance
 from obcd_lite.subproblem.brute_force import brute_force_2x2
 from obcd_lite.subproblem.breakpoint import (branch_coefficients, candidate_set, quartic_coefficients, quartic_real_roots,
                                   solve_2x2_full)

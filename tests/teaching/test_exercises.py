@@ -8,7 +8,7 @@ import sympy as sp
 
 from obcd_lite.teaching import exercises as E
 from obcd_lite.teaching import symbolic as S
-from obcd_lite.teaching.breakpoint_stages import random_instance
+from obcd_lite.teaching.breakpoint import random_instance
 from obcd_lite.teaching.completeness import random_orthogonal
 from obcd_lite.teaching.critical_points import check_critical_count
 
