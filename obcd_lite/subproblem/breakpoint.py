@@ -20,11 +20,13 @@ The global minimizer is among the breakpoints, the quartic roots and c = 0
 (plus V = I where h jumps); every candidate gets its exact value in closed form
 from its piece.
 
-Two implementations of this search live in the package. ``candidate_set`` (here, vectorized
-over pieces with NumPy) lists every candidate in the paper's t = tan theta form, for
-teaching and for notebook 02. ``solve_2x2`` calls the compiled sweep of ``sweep`` (the same
-candidates in the angle theta, one pass around each circle), which is several times faster
-and is what OBCD runs; the tests hold both to the brute force and to each other.
+Three implementations of this search live in the package. To learn it, read
+:func:`.reference.reference_2x2` first: the paper's steps in plain loops (corrections included),
+the one notebook 02 steps through. ``solve_2x2`` (here) calls the compiled sweep of :mod:`.sweep`
+(the same candidates in the angle theta, one pass around each circle, with pruning and tie rules):
+that is what OBCD runs. ``candidate_set`` (here, vectorized over pieces with NumPy, in the paper's
+t = tan theta form) lists every candidate and serves a penalty of the user's own (its ``pieces``).
+The tests hold all three to the brute force and to each other.
 """
 from __future__ import annotations
 
