@@ -79,6 +79,31 @@ def random_stiefel(n: int, r: int, rng: np.random.Generator | int | None = None)
     return Q * np.where(np.diag(R) < 0, -1.0, 1.0)
 
 
+def random_start(n: int, r: int, rng: np.random.Generator | int | None = None, h=None) -> np.ndarray:
+    """A random feasible start: Haar on St(n, r), or distinct unit columns where h is infinite there.
+
+    Parameters
+    ----------
+    n, r : int
+        The size of St(n, r).
+    rng : numpy.random.Generator, int or None
+        The generator or seed.
+    h : Penalty, optional
+        The problem's penalty; where h is infinite at the Haar point (X >= 0), the start is r distinct
+        columns of I_n in random order instead (drawn from the same ``rng``).
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, r) with orthonormal columns.
+    """
+    rng = np.random.default_rng(rng)
+    X0 = random_stiefel(n, r, rng=rng)
+    if h is None or np.isfinite(h(X0)):
+        return X0
+    return identity_init(n, n)[:, rng.permutation(n)[:r]]
+
+
 def feasibility(X: np.ndarray) -> float:
     """``||X^T X - I_r||_F``, the distance from orthonormality."""
     X = np.asarray(X, dtype=float)

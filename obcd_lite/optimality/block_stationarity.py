@@ -121,7 +121,7 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
     scale = 1.0 + abs(problem.F(X))
     abs_tol = tol * scale
     for B in blocks:
-        Qt, P, Z, _ = block_data(problem, X, G, list(B), alpha, Q)
+        Qt, P, Z = block_data(problem, X, G, list(B), alpha, Q)
         stay = majorizer_value(Qt, P, np.eye(k), Z, h)
         if k == 2:
             sol = solve_2x2_unchecked(Qt, P, Z, h)

@@ -49,7 +49,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..solvers.obcd import obcd
-from ..stiefel import identity_init, random_stiefel
+from ..stiefel import random_start
 from ..subproblem.global_3x3 import bisect_boxes
 from ..validation import as_matrix, check_nonnegative, check_stiefel
 
@@ -231,9 +231,7 @@ def _local_starts(problem, n, r, starts, rng):
     rng = np.random.default_rng(rng)
     best = None
     for s in range(starts):
-        X0 = random_stiefel(n, r, rng=rng)
-        if not np.isfinite(problem.h(X0)):  # X >= 0: start from distinct unit columns
-            X0 = identity_init(n, n)[:, rng.permutation(n)[:r]]
+        X0 = random_start(n, r, rng, problem.h)  # X >= 0: distinct unit columns
         res = obcd(problem, X0, working_set="cyclic", max_iter=60 * math.comb(n, 2), rng=s)
         if best is None or res.F < best[1]:
             best = (res.X, res.F)

@@ -182,7 +182,7 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     it = 0
     for it in range(1, max_iter + 1):
         B = next(blocks)
-        Qt, P, Z, _ = block_data(problem, X, G, B, alpha, Q)
+        Qt, P, Z = block_data(problem, X, G, B, alpha, Q)
         if k == 2:
             sol = solve_2x2_unchecked(Qt, P, Z, h, branches)
             V, VZ = sol.V, sol.VZ

@@ -31,10 +31,6 @@ from ..block_arithmetic import block_2x2, step_2x2
 from ..penalties import CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND
 from ..subproblem.sweep import coefficients_2x2, rotate_rows, sweep_into, sweep_workspace
 
-#: Columns of the optional per-step trace: F before - F after, ||V - I||_F^2.
-TRACE_COLUMNS = ("decrease", "move")
-
-
 @njit(cache=True)
 def _penalty_value(M, kind, lam, tau):
     """h(M) of the built-in penalty ``kind`` (what ``Penalty.__call__`` returns)."""

@@ -1,4 +1,4 @@
-"""The block data of problem (3) and the majorizer K(V; X, B) of eq. (11) — built here only.
+"""The block data of problem (3) and the majorizer K(V; X, B) of eq. (11).
 
 For a working set B of k rows with Z = X(B, :), Lemma 2.3(a) writes the majorizer as
 
@@ -27,7 +27,7 @@ _IDENTITIES = {k: (np.eye(k), np.eye(k * k)) for k in range(2, 9)}
 
 
 def block_data(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
-    """Problem (3) for the block B at X (Lemma 2.3(a)): ``(Qt, P, Z, G_B)``.
+    """Problem (3) for the block B at X (Lemma 2.3(a)): ``(Qt, P, Z)``.
 
     Parameters
     ----------
@@ -40,18 +40,16 @@ def block_data(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
     """
     k = len(B)
     if k == 2 and Q != "lipschitz" and hasattr(problem, "block_2x2"):  # compiled, the same arithmetic as the compiled OBCD engine
-        Qt, P, Z = problem.block_2x2(X, G, B, alpha, Q)
-        return Qt, P, Z, G[B]
+        return problem.block_2x2(X, G, B, alpha, Q)
     Ik, Ik2 = _IDENTITIES[k] if k in _IDENTITIES else (np.eye(k), np.eye(k * k))
     Z = X[B]
-    GB = G[B]
-    M = GB @ Z.T  # [grad f(X) X^T]_BB
+    M = G[B] @ Z.T  # [grad f(X) X^T]_BB
     if Q == "exact":
         Qm = problem.exact_Q(B, Z)
         # mat(Q vec(I)): vec(I) is symmetric in the stacking; mat() unstacks columns
-        return Qm + alpha * Ik2, M - (Qm @ Ik.reshape(-1)).reshape(k, k).T - alpha * Ik, Z, GB
+        return Qm + alpha * Ik2, M - (Qm @ Ik.reshape(-1)).reshape(k, k).T - alpha * Ik, Z
     shift = (problem.lipschitz() if Q == "lipschitz" else problem.scalar_Q(B, Z)) + alpha
-    return shift * Ik2, M - shift * Ik, Z, GB
+    return shift * Ik2, M - shift * Ik, Z
 
 
 def majorizer_value(Qt: np.ndarray, P: np.ndarray, V: np.ndarray, VZ: np.ndarray, h) -> float:

@@ -154,7 +154,7 @@ def majorizer_gap(problem, X: ArrayLike, alpha: float) -> float:
     h(V Z) with Qt = Q + alpha I and P = [grad f(X) X^T]_BB - mat(Q vec(I)) - alpha I.
     """
     X = as_matrix(X, "X", (2, 2))
-    Qt, P, Z, _ = block_data(problem, X, problem.grad(X), np.array([0, 1]), alpha, "exact")
+    Qt, P, Z = block_data(problem, X, problem.grad(X), np.array([0, 1]), alpha, "exact")
     best = solve_2x2_unchecked(Qt, P, Z, problem.h).value
     return majorizer_value(Qt, P, np.eye(2), Z, problem.h) - best
 

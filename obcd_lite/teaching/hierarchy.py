@@ -14,11 +14,11 @@ import numpy as np
 from ..optimality import block_report, classify, eps_bs_measure, global_minimum
 from ..optimality.criticality import residual_details, tangent_part
 from ..optimality.global_search import GlobalMinimum
-from ..penalties import PENALTY_NAMES, L0, L1, CappedL1, NonNeg, Zero, penalty_by_name, snap_zeros
+from ..penalties import L0, L1, CappedL1, penalty_by_name, snap_zeros
 from ..problems import QuadraticProblem, nonneg_pca, procrustes, randn_covariance, sparse_pca
 from ..rounding import snap_point
 from ..solvers import get_solver
-from ..stiefel import identity_init, polar, random_stiefel
+from ..stiefel import polar, random_start, random_stiefel
 from ..subproblem import block_data, brute_force_2x2, majorizer_value
 from .critical_points import bs2_points_2x2
 
@@ -34,13 +34,6 @@ def tiny_problem(n: int, penalty: str = "l1", lam: float = 0.1, seed: int = 0):
     """A tiny problem: sparse PCA on randn data (8 x n) with the named penalty; X >= 0 -> nonneg PCA."""
     C = randn_covariance(max(8, 2 * n), n, rng=seed)
     return nonneg_pca(C) if penalty == "nonneg" else sparse_pca(C, penalty_by_name(penalty, lam))
-
-
-def random_start(problem, n: int, r: int, rng) -> np.ndarray:
-    """A random feasible start: Haar on St(n, r), or distinct unit columns when h(X) = inf there."""
-    rng = np.random.default_rng(rng)
-    X0 = random_stiefel(n, r, rng=rng)
-    return X0 if np.isfinite(problem.h(X0)) else identity_init(n, n)[:, rng.permutation(n)[:r]]
 
 
 # --- the BS_2-not-critical witness ---------------------------------------------------------------
@@ -95,7 +88,7 @@ def certify_witness(problem, X, alpha: float = 1e-5, grid: int = 40_001) -> Witn
     G = problem.grad(X)
     brute = {}
     for B in itertools.combinations(range(X.shape[0]), 2):
-        Qt, P, Z, _ = block_data(problem, X, G, list(B), alpha, "exact")
+        Qt, P, Z = block_data(problem, X, G, list(B), alpha, "exact")
         stay = majorizer_value(Qt, P, np.eye(2), Z, problem.h)
         brute[B] = stay - brute_force_2x2(Qt, P, Z, problem.h, grid=grid).value
     ranges, values = pair_conditions(problem, X)
@@ -136,7 +129,7 @@ def solver_limits(problem, r: int, solvers: dict, starts: int, rng=0) -> list[tu
     """(label, X) for each solver configuration from ``starts`` shared random starts.
     ``solvers`` maps a label to (registry name, options)."""
     rng = np.random.default_rng(rng)
-    X0s = [random_start(problem, problem.n, r, rng) for _ in range(starts)]
+    X0s = [random_start(problem.n, r, rng, problem.h) for _ in range(starts)]
     out = []
     for label, (name, options) in solvers.items():
         solver = get_solver(name)
@@ -182,7 +175,7 @@ def search_gaps(penalty: str, trials: int, *, n: int = 3, r: int = 2, lam: float
             problem = nonneg_pca(A.T @ A / n)
         else:
             problem = procrustes(rng.standard_normal((n, r)), penalty_by_name(penalty, lam * rng.uniform(0.3, 2.0)))
-        X0 = random_start(problem, n, r, rng)
+        X0 = random_start(n, r, rng, problem.h)
         X = get_solver("obcd")(problem, X0, working_set="cyclic", max_iter=max_iter, alpha=alpha).X
         bs2 = block_report(problem, X, 2, alpha=alpha).stationary
         residual = residual_details(problem, X).value
@@ -342,7 +335,7 @@ def explore(n: int = 4, r: int = 1, penalty: str = "l1", lam: float = 0.1, k: in
     if not (isinstance(r, (int, np.integer)) and 1 <= r <= n):
         raise ValueError(f"r must be an integer with 1 <= r <= n = {n}, got r = {r!r}")
     problem = tiny_problem(n, penalty, lam, seed)
-    X0 = random_start(problem, n, r, seed)
+    X0 = random_start(n, r, seed, problem.h)
     # the sliders k and alpha reach the solvers that have them (OBCD and its relatives)
     options = {"obcd": {"k": k, "alpha": alpha, "working_set": "cyclic"},
                "obcd_rot": {"alpha": alpha, "working_set": "cyclic"},
@@ -368,7 +361,7 @@ def three_row_descent(witness: Witness, theta: float = 0.01, alpha: float = 1e-5
     V2 = np.eye(3)
     V2[np.ix_([1, 2], [1, 2])] = [[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]]
     V = V2 @ V1
-    Qt, P, Z, _ = block_data(problem, X, problem.grad(X), B, alpha, "exact")
+    Qt, P, Z = block_data(problem, X, problem.grad(X), B, alpha, "exact")
     VZ = snap_zeros(V @ Z, Z)  # the entry the second rotation zeroes, exactly (the package's zero rule)
     change = majorizer_value(Qt, P, V, VZ, problem.h) - majorizer_value(Qt, P, np.eye(3), Z, problem.h)
     Xn = X.copy()
@@ -399,6 +392,6 @@ def scalar_q_search(trials: int = 60, n: int = 4, rng=0, Q: str = "scalar") -> d
 
 __all__ = ["WITNESS_T", "WITNESS_LAM", "WITNESS_CAPPED", "Witness", "alpha_sweep_2x2", "alpha_sweep_points", "block_residuals",
            "bs2_not_critical_witness", "census", "certify_witness", "eigen_critical_points", "gamma_check",
-           "lemma44_check", "pair_conditions", "random_start", "search_gaps", "solver_limits",
+           "lemma44_check", "pair_conditions", "search_gaps", "solver_limits",
            "theory_run", "tiny_problem", "two_pair_descent", "Exploration", "explore",
            "three_row_descent", "scalar_q_search"]

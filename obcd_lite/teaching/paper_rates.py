@@ -194,7 +194,7 @@ def lemma_4_4_a_witness(lam: float = 1.34, alpha: float = 1e-5) -> dict:
     out = {"step_sq": {}, "brute_gap": {}, "theta": {}, "residuals": {}, "direct": {}}
     lhs, direct = [], []
     for B, V in report.minimizers.items():
-        Qt, P, Z, _ = block_data(problem, X, G0, list(B), alpha, "exact")
+        Qt, P, Z = block_data(problem, X, G0, list(B), alpha, "exact")
         brute = brute_force_2x2(Qt, P, Z, problem.h)
         out["brute_gap"][B] = majorizer_value(Qt, P, V, V @ Z, problem.h) - brute.value
         out["theta"][B] = brute.theta

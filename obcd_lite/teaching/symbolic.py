@@ -430,9 +430,6 @@ def paper_solve(Qt, P, Z, h, **recipe) -> float:
     return float(min(values))
 
 
-CORRECTED = {"crossing_sign": -1, "drop_zero_y": False, "l1_intervals": "kinks"}
-
-
 def l1_sign_vectors(x, y, cuts) -> np.ndarray:
     """The sign vector o = sign(x + t y) on each open interval cut by the sorted ``cuts`` (one row each)."""
     x, y = np.asarray(x, float), np.asarray(y, float)

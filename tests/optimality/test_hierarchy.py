@@ -43,7 +43,7 @@ def test_fixed_by_rotations_not_by_reflections():
     c = classify(problem, X, Q="exact")
     assert c.critical and not c.bs[2] and c.is_global is False
     assert np.linalg.det(c.blocks[2].minimizers[(0, 1)]) == pytest.approx(-1.0)
-    Qt, P, Z, _ = block_data(problem, X, problem.grad(X), [0, 1], 1e-5, "exact")
+    Qt, P, Z = block_data(problem, X, problem.grad(X), [0, 1], 1e-5, "exact")
     rotations_only = solve_2x2_full(Qt, P, Z, problem.h, branches="rot")
     assert majorizer_value(Qt, P, np.eye(2), Z, problem.h) - rotations_only.value < 1e-12
 

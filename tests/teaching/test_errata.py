@@ -240,7 +240,7 @@ def _sparse_pca_block(alpha):
     problem = sparse_pca(A.T @ A / 12, L1(0.3))
     X = random_stiefel(6, 3, rng)
     B = np.array([1, 4])
-    Qt, P, Z, _ = block_data(problem, X, problem.grad(X), B, alpha, "exact")
+    Qt, P, Z = block_data(problem, X, problem.grad(X), B, alpha, "exact")
     return problem, X, B, Qt, P, Z
 
 
@@ -486,8 +486,8 @@ def _majorizer_changes(problem, X, big, drop, V, Q, alpha=1e-5):
     keep = [i for i in range(len(big)) if i != drop]
     W = np.eye(len(big))
     W[np.ix_(keep, keep)] = V  # diag(V, 1) in the order of B'
-    Qb, Pb, Zb, _ = block_data(problem, X, G, list(big), alpha, Q)
-    Qs, Ps, Zs, _ = block_data(problem, X, G, small, alpha, Q)
+    Qb, Pb, Zb = block_data(problem, X, G, list(big), alpha, Q)
+    Qs, Ps, Zs = block_data(problem, X, G, small, alpha, Q)
     k = len(small)
     return (majorizer_value(Qb, Pb, W, W @ Zb, problem.h) - majorizer_value(Qb, Pb, np.eye(k + 1), Zb, problem.h),
             majorizer_value(Qs, Ps, V, V @ Zs, problem.h) - majorizer_value(Qs, Ps, np.eye(k), Zs, problem.h))
