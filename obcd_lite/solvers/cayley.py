@@ -162,21 +162,3 @@ def cayley_symbolic() -> tuple:
     eye = sp.eye(2)
     return a, tau, sp.simplify((eye + tau / 2 * A).inv() * (eye - tau / 2 * A))
 
-
-def check_cayley_det(Q: "sympy.MatrixBase") -> bool:  # noqa: F821 (sympy is imported lazily)
-    """Exercise helper: ``Q`` must be the Cayley matrix of Lemma A.3 built in sympy from real
-    symbols ``a`` and ``tau``; checks that it is and that det(Q) simplifies to exactly 1.
-    """
-    import sympy as sp
-
-    if not isinstance(Q, sp.MatrixBase) or Q.shape != (2, 2):
-        raise TypeError(f"Q must be a 2x2 sympy Matrix, got {type(Q).__name__}")
-    _, _, reference = cayley_symbolic()
-    same = sp.simplify(Q - reference) == sp.zeros(2, 2)
-    det = sp.simplify(Q.det())
-    print(f"Q equals (I + tau/2 A)^(-1) (I - tau/2 A): {same}")
-    print(f"det(Q) simplifies to: {det}")
-    ok = bool(same and det == 1)
-    print("correct: det Q = 1 for every a and tau, so Q is a rotation" if ok else
-          "not yet: build Q from sympy.symbols('a tau', real=True) and simplify its det")
-    return ok

@@ -17,6 +17,32 @@ QuadraticProblem with a built-in penalty, no callback: the whole iteration in nu
 :mod:`.obcd_kernel`, called in chunks between log points and clock checks). Both draw the
 working sets from the same batches and run the same compiled k = 2 arithmetic
 (``block_arithmetic``, the sweep), so their iterates agree bit for bit.
+
+Reading map: one step, file by file
+-----------------------------------
+Read these in order (about 950 lines in all); every name is in the glossary of the site's
+package page (``docs/package.md``).
+
+1. ``solvers/obcd.py`` — :func:`obcd` (below): checks, the engine, the working sets B
+   (:func:`working_sets`), then the loop: one step is the five lines after ``B = next(blocks)``.
+2. ``subproblem/majorizer.py`` — ``block_data``: (Qt, P, Z) of problem (3), the majorizer K of
+   eq. (11) up to its constant (Lemma 2.3(a)). Its NumPy lines are the formula; for k = 2 a
+   ``QuadraticProblem`` computes the same numbers compiled (``problems.QuadraticProblem.block_2x2``
+   -> ``block_arithmetic.block_2x2``, so both engines do the same floating-point operations).
+3. ``subproblem/reference.py`` — *how* the k = 2 subproblem is solved: Appendix B's breakpoint
+   search, corrected, in plain loops (``reference_2x2``). Read it instead of the compiled code.
+4. ``subproblem/breakpoint.py`` — ``solve_2x2_unchecked``: what OBCD calls. It computes the
+   coefficients of eq. (1-D) and hands them to the compiled sweep (``sweep.sweep_2x2``: the same
+   candidates as the reference, in the angle theta, with pruning; its helpers ``crossings``,
+   ``window``, ``arcs``, ``polynomial_roots`` are for speed, not for understanding) and returns
+   V and the new rows V Z with their zeros exact. For k > 2 (h = 0): ``majorizer.solve_kxk``.
+5. ``problems.py`` — ``QuadraticProblem.apply_step`` -> ``block_arithmetic.step_2x2``: the exact
+   change of f and the O(nr) gradient update G += C(:, B) dZ D (Appendix C.3); back in
+   :func:`obcd`, F += that change + h(VZ) - h(Z) and X(B, :) <- V Z.
+6. ``results.py`` — ``Recorder.after_step``: history, callback, stop rules; ``Recorder.result``.
+
+The compiled engine (``solvers/obcd_kernel.py``, ``run_steps``) is steps 2-5 in one numba loop
+calling the same functions; read its docstring, not its body.
 """
 from __future__ import annotations
 

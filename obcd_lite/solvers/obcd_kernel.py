@@ -7,8 +7,9 @@ the same compiled functions, so the iterates agree bit for bit:
 
 1. block data of Lemma 2.3(a), ``block_arithmetic.block_2x2``: Z = X(B, :), Q of eq. (9) or (10),
    Qt = Q + alpha I and P;
-2. the coefficients of eq. (1-D) and the compiled sweep ``subproblem.sweep.sweep_2x2`` (called,
-   not copied), which returns V Z with its zeros to rounding exact (h = 0: V Z by ``rotate_rows``);
+2. the coefficients of eq. (1-D) and the compiled sweep ``subproblem.sweep.sweep_into`` (the body of
+   ``sweep_2x2``, called with one workspace, not copied), which returns V Z with its zeros to rounding
+   exact (h = 0: V Z by ``rotate_rows``); to read the search, see ``subproblem/reference.py``;
 3. X(B, :) <- V Z, with the exact change of h;
 4. ``block_arithmetic.step_2x2``: the exact change of f and G += C(:, B) dZ D (Appendix C.3 (i)),
    a rank-2 update read row by row from the rows B of the symmetric C.

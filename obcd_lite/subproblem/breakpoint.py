@@ -167,7 +167,10 @@ def _linear_on_arc(a, b, t):
 
 
 class _Search:
-    """One breakpoint search (Lemma B.1 and Appendix B, corrected).
+    """One breakpoint search (Lemma B.1 and Appendix B, corrected), vectorized over the pieces.
+
+    Not what OBCD runs (that is the compiled sweep): it serves ``candidate_set`` and a Penalty of the
+    user's own. To read the search, read :mod:`.reference` (the same candidates in plain loops).
 
     Arrays have shape (2, 2, ...): axis 0 the branch (rot, ref), axis 1 the half
     circle sigma = +1 (cos theta > 0) or -1 (cos theta < 0), on which
@@ -192,16 +195,16 @@ class _Search:
             ys = (_SIGMA * y[:, None, :]).reshape(4, -1)
             br, alpha, beta, gamma = (m.reshape(2, 2, -1) for m in h.pieces(xs, ys))
         self.breaks = br
-        K = br.shape[-1]
+        n_breaks = br.shape[-1]
         a_eff, b_eff = A + alpha, B + beta                 # the linear part on each piece
         gE = gamma + e                                     # the constant part on each piece
 
         # 1. breakpoints (absent ones are +inf: their NaN values are masked)
         rho = np.hypot(1.0, br)
         if h.continuous:  # the value of a piece's formula at its right end
-            value = (a_eff[..., :K] + b_eff[..., :K] * br) / rho + gE[..., :K]
+            value = (a_eff[..., :n_breaks] + b_eff[..., :n_breaks] * br) / rho + gE[..., :n_breaks]
         else:
-            hb = h.break_values(xs, ys, br.reshape(len(xs), K), alpha, beta, gamma)
+            hb = h.break_values(xs, ys, br.reshape(len(xs), n_breaks), alpha, beta, gamma)
             value = (A + B * br) / rho + e + hb.reshape(br.shape)
         if quadratic:
             value = value + (self.W + self.D * br) / (rho * rho)
@@ -221,7 +224,7 @@ class _Search:
         self.special_value = special
 
         # 3. stationary points of every smooth piece
-        if K and a_eff.shape[-1] > 1:
+        if n_breaks and a_eff.shape[-1] > 1:
             pad = np.full(br.shape[:-1] + (1,), np.inf)
             edges = np.concatenate([-pad, br, pad], axis=-1)
             lo, hi = edges[..., :-1], edges[..., 1:]       # piece l is [lo_l, hi_l]
@@ -291,17 +294,17 @@ class _Search:
                 return 0, 1.0, 0.0, value
             return j // 2, 0.0, 1.0 - 2.0 * (j % 2), value
         if j < nb:
-            K = bv.shape[2]
-            k, sig, l = j // (2 * K), (j // K) % 2, j % K
-            t = float(self.breaks[k, sig if self.breaks.shape[1] == 2 else 0, l])
+            n_breaks = bv.shape[2]
+            branch, sig, l = j // (2 * n_breaks), (j // n_breaks) % 2, j % n_breaks
+            t = float(self.breaks[branch, sig if self.breaks.shape[1] == 2 else 0, l])
         else:
             j -= nb
             L, M = sv.shape[2], sv.shape[3]
-            k, sig = j // (2 * L * M), (j // (L * M)) % 2
-            t = float(self.stationary_t.reshape(2, 2, -1)[k, sig, j % (L * M)])
+            branch, sig = j // (2 * L * M), (j // (L * M)) % 2
+            t = float(self.stationary_t.reshape(2, 2, -1)[branch, sig, j % (L * M)])
         sigma = 1.0 - 2.0 * sig
         rho = math.hypot(1.0, t)
-        return k, sigma / rho, sigma * t / rho, value
+        return branch, sigma / rho, sigma * t / rho, value
 
     def candidates(self) -> CandidateSet:
         breaks = np.broadcast_to(self.breaks, self.break_value.shape)
@@ -395,8 +398,9 @@ def solve_2x2(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray, h: Penalty | None = 
     return solve_2x2_full(Qt, P, Z, h).V
 
 
-def _solution(k: int, c: float, s: float, VZ: np.ndarray, value: float) -> TwoByTwoSolution:
-    return TwoByTwoSolution(branch_from_cos_sin(k, c, s), VZ, float(value), BRANCHES[k], math.atan2(s, c) % (2 * math.pi))
+def _solution(branch: int, c: float, s: float, VZ: np.ndarray, value: float) -> TwoByTwoSolution:
+    theta = math.atan2(s, c) % (2 * math.pi)
+    return TwoByTwoSolution(branch_from_cos_sin(branch, c, s), VZ, float(value), BRANCHES[branch], theta)
 
 
 def solve_2x2_unchecked(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTwoSolution:
@@ -410,21 +414,21 @@ def solve_2x2_unchecked(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTw
     first, last = (0, 1) if branches == "both" else (BRANCHES.index(branches),) * 2
     kind = h.sweep_kind
     if h.is_zero:
-        k, c, s, value, _ = sweep_2x2(np.array(coef), _NO_ROWS, kind, 0.0, 0.0, first, last)
+        branch, c, s, value, _ = sweep_2x2(np.array(coef), _NO_ROWS, kind, 0.0, 0.0, first, last)
         VZ = np.empty(Z.shape)
-        rotate_rows(np.ascontiguousarray(Z, dtype=float), k, c, s, VZ)
-        return _solution(k, c, s, VZ, value)
+        rotate_rows(np.ascontiguousarray(Z, dtype=float), branch, c, s, VZ)
+        return _solution(branch, c, s, VZ, value)
     if kind is not None:
         lam, tau = h.sweep_params()
-        k, c, s, _, VZ = sweep_2x2(np.array(coef), np.ascontiguousarray(Z), kind, lam, tau, first, last)
+        branch, c, s, _, VZ = sweep_2x2(np.array(coef), np.ascontiguousarray(Z), kind, lam, tau, first, last)
     else:  # a Penalty of the user's own, described by its pieces()
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            k, c, s, _ = _Search(Qt, P, Z, h, branches).best()
-        VZ = snap_zeros(branch_from_cos_sin(k, c, s) @ Z, Z)
+            branch, c, s, _ = _Search(Qt, P, Z, h, branches).best()
+        VZ = snap_zeros(branch_from_cos_sin(branch, c, s) @ Z, Z)
     # The zeros the search aimed at (crossings, ties included) are exact in VZ.
     # Report the objective of the rows actually returned (the piece formulas lose digits
     # to cancellation when |Z| >> tau, and l0 / X >= 0 jump at zeros).
-    a, b, cq, d, e = coef[k]
+    a, b, cq, d, e = coef[branch]
     value = a * c + b * s + cq * c * c + d * c * s + e * s * s + h(VZ)
     if kind is None and not h.continuous and first == 0:
         # V = I where h jumps (the sweep scores it itself): its rows are Z with the zeros to rounding
@@ -435,5 +439,5 @@ def solve_2x2_unchecked(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTw
             rows = snap_zeros(Z, Z)
             stay += h(rows)
             if value > stay:
-                VZ, value, k, c, s = rows, stay, 0, 1.0, 0.0
-    return _solution(k, c, s, VZ, value)
+                VZ, value, branch, c, s = rows, stay, 0, 1.0, 0.0
+    return _solution(branch, c, s, VZ, value)

@@ -17,9 +17,9 @@ the paper's errors corrected (the errata table of notebook 02, :data:`obcd_lite.
 3. **Breakpoints** (:func:`breakpoints`): where an entry u_i = sigma (x_i + t y_i) / rho of V Z is 0,
    t = -x_i / y_i (the paper writes +x_i / y_i: wrong), and for capped-l1 also where |u_i| = tau.
    Entries with y_i = 0 are kept (the paper drops them: wrong for l1, capped-l1 and X >= 0).
-4. **Pieces** (:func:`piece`): between two breakpoints h(u(t)) = (alpha + beta t) / rho + gamma, so the
-   objective is (A + B t) / rho + (w + d t) / rho^2 + e + gamma with A = sigma a + alpha,
-   B = sigma b + beta, w = cq - e (for X >= 0 the piece is feasible or not, as a whole).
+4. **Pieces** (:func:`piece`): between two breakpoints h(u(t)) = (a_h + b_h t) / rho + h_0, so the
+   objective is (A + B t) / rho + (w + d t) / rho^2 + e + h_0 with A = sigma a + a_h,
+   B = sigma b + b_h, w = cq - e (for X >= 0 the piece is feasible or not, as a whole).
 5. **Stationary points** of a piece: the real roots of the quartic c4 t^4 + ... + c0 of Appendix B
    (:func:`~obcd_lite.subproblem.breakpoint.quartic_coefficients`; it may have no real root). Squaring
    mixes the stationary points of p and p~, so every root inside the piece is *scored*, not trusted.
@@ -169,7 +169,7 @@ def breakpoints(x: np.ndarray, y: np.ndarray, h: Penalty) -> list[float]:
 
 
 def piece(x: np.ndarray, y: np.ndarray, h: Penalty, sigma: int, inside: float) -> tuple[float, float, float] | None:
-    """h(u(t)) = (alpha + beta t) / sqrt(1 + t^2) + gamma on the piece of the line that holds ``inside``.
+    """h(u(t)) = (a_h + b_h t) / sqrt(1 + t^2) + h_0 on the piece of the line that holds ``inside``.
 
     Parameters
     ----------
@@ -185,24 +185,24 @@ def piece(x: np.ndarray, y: np.ndarray, h: Penalty, sigma: int, inside: float) -
     Returns
     -------
     tuple of float or None
-        ``(alpha, beta, gamma)``; None where X >= 0 fails on the whole piece.
+        ``(a_h, b_h, h_0)``; None where X >= 0 fails on the whole piece.
     """
-    alpha = beta = gamma = 0.0
+    a_h = b_h = h_0 = 0.0
     rho = math.hypot(1.0, inside)
     for xi, yi in zip(x, y):
         u = sigma * (xi + inside * yi) / rho   # entry i of V Z inside the piece; its sign is fixed there
         if isinstance(h, L0):
-            gamma += h.lam if u != 0 else 0.0
+            h_0 += h.lam if u != 0 else 0.0
         elif isinstance(h, NonNeg):
             if u < 0:
                 return None
         elif isinstance(h, CappedL1) and abs(u) >= h.tau:
-            gamma += h.lam * h.tau                 # at the cap: a constant
+            h_0 += h.lam * h.tau                 # at the cap: a constant
         elif isinstance(h, (L1, CappedL1)):
             o = math.copysign(1.0, u) if u != 0 else 0.0
-            alpha += h.lam * o * sigma * xi        # lam |u| = lam o sigma (x_i + t y_i) / rho
-            beta += h.lam * o * sigma * yi
-    return alpha, beta, gamma
+            a_h += h.lam * o * sigma * xi          # lam |u| = lam o sigma (x_i + t y_i) / rho
+            b_h += h.lam * o * sigma * yi
+    return a_h, b_h, h_0
 
 
 def _inside(lo: float, hi: float) -> float:
@@ -216,12 +216,12 @@ def _inside(lo: float, hi: float) -> float:
     return 0.5 * (lo + hi)
 
 
-def _candidate(Qt, P, Z, h, k: int, sigma: int, kind: str, t: float, c: float, s: float) -> Candidate:
-    value = float(objective_at(Qt, P, Z, h, branch_from_cos_sin(k, c, s)))
-    return Candidate(BRANCHES[k], sigma, kind, t, c, s, value)
+def _candidate(Qt, P, Z, h, branch: int, sigma: int, kind: str, t: float, c: float, s: float) -> Candidate:
+    value = float(objective_at(Qt, P, Z, h, branch_from_cos_sin(branch, c, s)))
+    return Candidate(BRANCHES[branch], sigma, kind, t, c, s, value)
 
 
-def half_circle_candidates(Qt, P, Z, h: Penalty, k: int, sigma: int) -> list[Candidate]:
+def half_circle_candidates(Qt, P, Z, h: Penalty, branch: int, sigma: int) -> list[Candidate]:
     """The candidates on one half circle of one circle: breakpoints, then each piece's quartic roots.
 
     Parameters
@@ -230,7 +230,7 @@ def half_circle_candidates(Qt, P, Z, h: Penalty, k: int, sigma: int) -> list[Can
         The data of problem (3).
     h : Penalty
         One of :data:`REFERENCE_PENALTIES`.
-    k : int
+    branch : int
         The circle: 0 rot, 1 ref.
     sigma : int
         +1 (cos theta > 0) or -1 (cos theta < 0).
@@ -240,13 +240,13 @@ def half_circle_candidates(Qt, P, Z, h: Penalty, k: int, sigma: int) -> list[Can
     list of Candidate
         Each scored with the objective of problem (3).
     """
-    a, b, cq, d, e, x, y = circle_coefficients(Qt, P, Z, BRANCHES[k])
+    a, b, cq, d, e, x, y = circle_coefficients(Qt, P, Z, BRANCHES[branch])
     w = cq - e
     found = []
 
     def add(kind, t):
         rho = math.hypot(1.0, t)
-        found.append(_candidate(Qt, P, Z, h, k, sigma, kind, t, sigma / rho, sigma * t / rho))
+        found.append(_candidate(Qt, P, Z, h, branch, sigma, kind, t, sigma / rho, sigma * t / rho))
 
     cuts = breakpoints(x, y, h)
     for t in cuts:
@@ -258,8 +258,8 @@ def half_circle_candidates(Qt, P, Z, h: Penalty, k: int, sigma: int) -> list[Can
         shifts = piece(x, y, h, sigma, _inside(lo, hi))
         if shifts is None:
             continue                                 # X >= 0 fails on this piece
-        alpha, beta, _ = shifts
-        A, B = sigma * a + alpha, sigma * b + beta
+        a_h, b_h, _ = shifts
+        A, B = sigma * a + a_h, sigma * b + b_h
         coeffs = quartic_coefficients(A, B, w, d)
         if not np.any(coeffs):
             continue                                 # the piece is constant: its ends are candidates
@@ -301,13 +301,12 @@ def reference_2x2(Qt, P, Z, h: Penalty | None = None) -> ReferenceSolution:
     if type(h) not in REFERENCE_PENALTIES:
         raise TypeError(f"the reference search knows Zero, L0, L1, CappedL1 and NonNeg, got {type(h).__name__}")
     candidates = [_candidate(Qt, P, Z, h, 0, 0, "identity", 0.0, 1.0, 0.0)]   # V = I
-    for k in range(2):
+    for branch in range(2):
         for sigma in (1, -1):
-            candidates += half_circle_candidates(Qt, P, Z, h, k, sigma)
+            candidates += half_circle_candidates(Qt, P, Z, h, branch, sigma)
         for s in (1.0, -1.0):                                                   # cos theta = 0
-            candidates.append(_candidate(Qt, P, Z, h, k, 0, "cos0", math.nan, 0.0, s))
+            candidates.append(_candidate(Qt, P, Z, h, branch, 0, "cos0", math.nan, 0.0, s))
     best = candidates[first_minimizer([cand.value for cand in candidates])]
-    k = BRANCHES.index(best.branch)
     theta = math.atan2(best.s, best.c) % (2 * math.pi)
-    return ReferenceSolution(branch_from_cos_sin(k, best.c, best.s), theta, best.branch, best.value,
+    return ReferenceSolution(branch_from_cos_sin(best.branch, best.c, best.s), theta, best.branch, best.value,
                              tuple(candidates))

@@ -18,6 +18,7 @@ from ..stiefel import BRANCHES, branch_from_cos_sin
 from ..subproblem import CandidateSet, solve_2x2_full
 from ..subproblem.brute_force import brute_force_2x2, objective_at
 from ..subproblem.reference import circle_coefficients, reference_2x2
+from .instances import random_instance
 
 STAGES = ("coefficients", "candidates", "p(t) and p~(t)", "minimum vs brute force")
 #: The kinds of candidates of the reference search, in the order the text and the legend list them.
@@ -40,32 +41,6 @@ def stepper_penalty(name: str) -> Penalty:
         ``Zero()``, ``L0(0.3)``, ``L1(0.5)``, ``CappedL1(1.0, 0.4)`` or ``NonNeg()``.
     """
     return penalty_by_name(name, STEPPER_LAM.get(name, 0.0), 0.4)
-
-
-def random_instance(rng=None, r: int = 2, nonneg: bool = False):
-    """A random subproblem (Qt, P, Z) of problem (3), k = 2: Qt symmetric PSD, Z with unit rows.
-
-    Parameters
-    ----------
-    rng : int, numpy.random.Generator or None
-        The seed or generator.
-    r : int, default 2
-        The number of columns of Z.
-    nonneg : bool, default False
-        Z entrywise nonnegative, so that V = I is feasible for ``NonNeg``.
-
-    Returns
-    -------
-    tuple of numpy.ndarray
-        ``(Qt, P, Z)`` of shapes (4, 4), (2, 2), (2, r).
-    """
-    rng = np.random.default_rng(rng)
-    G = rng.standard_normal((4, 4))
-    Qt = G @ G.T / 4.0
-    P = rng.standard_normal((2, 2))
-    Z = rng.standard_normal((2, r))
-    Z /= np.linalg.norm(Z, axis=1, keepdims=True)
-    return Qt, P, (np.abs(Z) if nonneg else Z)
 
 
 def candidate_arrays(candidates) -> CandidateSet:

@@ -7,7 +7,8 @@ from obcd_lite import L1, classify, obcd, procrustes, random_stiefel, randn_cova
 from obcd_lite.optimality import block_report
 from obcd_lite.subproblem import block_data, majorizer_value, solve_2x2_full
 from obcd_lite.teaching.critical_points import critical_points_2x2
-from obcd_lite.teaching.hierarchy import (bs2_not_critical_witness, gamma_check, lemma44_check, search_gaps)
+from obcd_lite.teaching.hierarchy import bs2_not_critical_witness, search_gaps
+from obcd_lite.teaching.paper_rates import gamma_check, lemma44_check
 
 PAPER_A = np.array([[1.0, 0.0], [-1.0, -1.0]])  # Remark 2.5: the minimizer over O(2) is a reflection
 

@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 from obcd_lite import L0, NonNeg
 from obcd_lite.subproblem.breakpoint import solve_2x2_full
 from obcd_lite.subproblem.brute_force import brute_force_2x2, objective_at
-from obcd_lite.teaching.breakpoint import STAGES, describe_state, random_instance, stepper_penalty, stepper_state
+from obcd_lite.teaching.breakpoint import STAGES, describe_state, stepper_penalty, stepper_state
+from obcd_lite.teaching.instances import random_instance
 
 PENALTIES = ["zero", "l0", "l1", "capped_l1", "nonneg"]
 

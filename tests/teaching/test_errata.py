@@ -14,7 +14,7 @@ from obcd_lite import L0, L1, CappedL1, NonNeg
 from obcd_lite.teaching import symbolic as S
 from obcd_lite.teaching.errata import ERRATA, KINDS, all_errata, errata_rows, errata_table
 from obcd_lite.teaching.ledger import paper_statements
-from obcd_lite.teaching.breakpoint import random_instance
+from obcd_lite.teaching.instances import random_instance
 from obcd_lite.subproblem.brute_force import brute_force_2x2
 from obcd_lite.subproblem.breakpoint import (branch_coefficients, candidate_set, quartic_coefficients, quartic_real_roots,
                                   solve_2x2_full)
@@ -546,7 +546,8 @@ def test_theorem_3_8_c_fails_only_with_block_dependent_varsigma():
 
 
 def test_lemma_4_4_b_fails_at_the_witness():
-    from obcd_lite.teaching.hierarchy import bs2_not_critical_witness, lemma44_check
+    from obcd_lite.teaching.hierarchy import bs2_not_critical_witness
+    from obcd_lite.teaching.paper_rates import lemma44_check
 
     w = bs2_not_critical_witness("l1")
     check = lemma44_check(w.problem, w.X)
