@@ -3,8 +3,8 @@ Appendices A and C, each evaluated on random and adversarial instances.
 
 Every function returns plain numbers (residuals, slacks, ranks); the tests in
 ``tests/teaching/test_paper_checks.py`` decide. Equation and statement numbers follow the paper's
-own counters (see :mod:`obcd_lite.teaching.ledger`). Section 4 (rates along runs, the Theorem 4.6
-witness) is in :mod:`obcd_lite.teaching.paper_rates`.
+own counters (see :mod:`obcd_lite.teaching.ledger`). Section 4 (Theorem 4.2 and Lemma 4.4 along runs,
+the rates, the Lemma 4.4(a) and Theorem 4.6 witnesses) is in :mod:`obcd_lite.teaching.paper_rates`.
 """
 from __future__ import annotations
 
