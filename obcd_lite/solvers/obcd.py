@@ -78,6 +78,11 @@ def working_sets(n: int, k: int, rule: str, rng=None):
     rule : "random" (uniform over the C(n, k) subsets, independently each time) or
         "cyclic" (every subset in lexicographic order, then again).
     rng : int seed or Generator for "random".
+
+    Returns
+    -------
+    generator of numpy.ndarray
+        The working sets, one after the other.
     """
     return (B for batch in _working_set_batches(n, k, rule, rng) for B in batch)
 
@@ -145,7 +150,8 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     ----------
     problem : QuadraticProblem (or any object with the same methods).
     X0 : (n, r) array on St(n, r).
-    max_iter : iteration budget (default 10,000); time_limit : seconds (default none).
+    max_iter : iteration budget (default 10,000).
+    time_limit : seconds (default none).
     rng : int seed or Generator for the random working sets.
     callback : called with a :class:`~obcd_lite.results.Step` (read-only X, B, V, F before and
         after) after every iteration; returning True stops.

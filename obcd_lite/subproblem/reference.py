@@ -173,10 +173,8 @@ def piece(x: np.ndarray, y: np.ndarray, h: Penalty, sigma: int, inside: float) -
 
     Parameters
     ----------
-    x, y : numpy.ndarray
-        The vectors of eq. (1-D) on one circle.
-    h : Penalty
-        One of :data:`REFERENCE_PENALTIES`.
+    x, y, h
+        As for :func:`breakpoints`.
     sigma : int
         The half circle, +1 or -1.
     inside : float

@@ -138,13 +138,36 @@ def half_circle_matrices(branch: str, sigma: int, t: np.ndarray) -> np.ndarray:
 
 
 def chosen_index(cs) -> int:
-    """The position of the best finite candidate (the minimum the search returns); among values equal to
-    rounding the first in the candidate order (``rounding.first_minimizer``)."""
+    """The position of the best finite candidate (the minimum the search returns).
+
+    Among values equal to rounding the first in the candidate order wins (``rounding.first_minimizer``).
+
+    Parameters
+    ----------
+    cs : CandidateSet
+        The candidates, as :func:`candidate_arrays` gives them.
+
+    Returns
+    -------
+    int
+        The index into ``cs``'s arrays.
+    """
     return first_minimizer(np.where(np.isfinite(cs.value), cs.value, np.inf))
 
 
 def describe_state(state: dict) -> str:
-    """A short text of the stage (printed under the figure), the same on every CPU (``rounding.fmt``)."""
+    """A short text of the stage (printed under the figure), the same on every CPU (``rounding.fmt``).
+
+    Parameters
+    ----------
+    state : dict
+        A :func:`stepper_state`.
+
+    Returns
+    -------
+    str
+        One line for the stage, one per branch (its coefficients), then the counts and the chosen candidate.
+    """
     co = state["coefficients"]
     lines = [f"seed {state['seed']}, h = {state['h']!r}, stage {state['stage']}: {state['stage_name']}"]
     for k, branch in enumerate(BRANCHES):
@@ -160,7 +183,20 @@ def describe_state(state: dict) -> str:
 
 
 def marker_position(cs, j: int) -> tuple[str, int, float]:
-    """(branch, sigma, arctan t) of candidate j on the plots; cos0 / identity go to their curve's point."""
+    """Where candidate j is drawn: cos0 and identity go to their curve's point.
+
+    Parameters
+    ----------
+    cs : CandidateSet
+        The candidates.
+    j : int
+        The candidate's index.
+
+    Returns
+    -------
+    tuple
+        ``(branch, sigma, arctan t)``: the panel, the curve and the x coordinate.
+    """
     branch = BRANCHES[int(cs.branch[j])]
     if cs.kind[j] == "identity":
         return branch, 1, 0.0
@@ -171,7 +207,22 @@ def marker_position(cs, j: int) -> tuple[str, int, float]:
 
 
 def smooth_half_circle(a: float, b: float, w: float, d: float, e: float, sigma: int, t) -> np.ndarray:
-    """p(t) + e (sigma = +1) or p~(t) + e (sigma = -1) of one branch with h = 0 (Lemma B.1)."""
+    """p(t) + e (sigma = +1) or p~(t) + e (sigma = -1) of one branch with h = 0 (Lemma B.1).
+
+    Parameters
+    ----------
+    a, b, w, d, e : float
+        The coefficients of eq. (1-D) of the branch (w = cq - e).
+    sigma : int
+        The half circle, +1 or -1.
+    t : array_like
+        Values of tan theta.
+
+    Returns
+    -------
+    numpy.ndarray
+        sigma (a + b t) / rho + (w + d t) / rho^2 + e with rho = sqrt(1 + t^2), the shape of ``t``.
+    """
     t = np.asarray(t, dtype=float)
     rho = np.hypot(1.0, t)
     return sigma * (a + b * t) / rho + (w + d * t) / rho**2 + e

@@ -39,6 +39,23 @@ def random_instance(rng=None, r: int = 2, nonneg: bool = False):
 
 
 def tiny_problem(n: int, penalty: str = "l1", lam: float = 0.1, seed: int = 0):
-    """A tiny problem: sparse PCA on randn data (8 x n) with the named penalty; X >= 0 -> nonneg PCA."""
+    """A tiny problem: sparse PCA on randn data (8 x n) with the named penalty; X >= 0 -> nonneg PCA.
+
+    Parameters
+    ----------
+    n : int
+        The number of rows of X.
+    penalty : str, default "l1"
+        One of ``penalties.PENALTY_NAMES``.
+    lam : float, default 0.1
+        The penalty's weight.
+    seed : int, default 0
+        The seed of the data.
+
+    Returns
+    -------
+    QuadraticProblem
+        ``sparse_pca(C, h)`` or ``nonneg_pca(C)`` with C = ``randn_covariance(max(8, 2 n), n, rng=seed)``.
+    """
     C = randn_covariance(max(8, 2 * n), n, rng=seed)
     return nonneg_pca(C) if penalty == "nonneg" else sparse_pca(C, penalty_by_name(penalty, lam))

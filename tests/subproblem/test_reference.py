@@ -19,21 +19,23 @@ def _penalty(name, lam, tau):
     return {"zero": Zero(), "l0": L0(lam), "l1": L1(lam), "capped": CappedL1(lam, tau), "nonneg": NonNeg()}[name]
 
 
+#: Columns for tied instances: exact axis and diagonal directions (parallel, antiparallel, orthogonal).
+_DIRECTIONS = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0], [1.0, 1.0], [1.0, -1.0], [-1.0, -1.0]])
+
+
 @st.composite
 def instances(draw):
-    """(Qt, P, Z, h): random data; ties (parallel or axis-aligned columns of Z, Qt = varsigma I, P = 0);
-    zeros (exact zero entries, Z = 0, Qt = 0)."""
+    """(Qt, P, Z, h): random data; ties (columns of Z along a few exact directions, Qt = varsigma I, P = 0);
+    zeros (exact zero entries, zero columns, Z = 0, Qt = 0)."""
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     r = draw(st.integers(1, 5))
-    shape = draw(st.sampled_from(["random", "zeros", "parallel", "axis", "all_zero"]))
     Z = rng.standard_normal((2, r))
-    if shape == "zeros":
+    shape = draw(st.sampled_from(["random", "zero entries", "tied", "zero"]))
+    if shape == "zero entries":
         Z[rng.random(Z.shape) < 0.4] = 0.0
-    elif shape == "parallel":
-        Z = np.outer(rng.standard_normal(2), rng.choice([-2.0, -1.0, 0.0, 0.5, 1.0], size=r))
-    elif shape == "axis":
-        Z = np.outer([1.0, 0.0] if draw(st.booleans()) else [0.0, 1.0], rng.choice([-1.0, 0.0, 2.0], size=r))
-    elif shape == "all_zero":
+    elif shape == "tied":
+        Z = (_DIRECTIONS[rng.integers(0, len(_DIRECTIONS), r)] * rng.choice([0.0, 0.5, 1.0, 2.0], (r, 1))).T
+    elif shape == "zero":
         Z = np.zeros((2, r))
     name = draw(st.sampled_from(PENALTIES))
     if name == "nonneg" and draw(st.booleans()):
