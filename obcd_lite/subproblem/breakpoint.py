@@ -42,7 +42,21 @@ from .sweep import coefficients_2x2, rotate_rows, sweep_2x2
 
 
 class TwoByTwoSolution(NamedTuple):
-    """A global minimizer of problem (3) for k = 2, with its value and the new rows V Z."""
+    """A global minimizer of problem (3) for k = 2, with its value and the new rows V Z.
+
+    Attributes
+    ----------
+    V : numpy.ndarray
+        (2, 2), rot(theta) or ref(theta).
+    VZ : numpy.ndarray
+        (2, r), the new rows, with the zeros the search aimed at exactly 0.0.
+    value : float
+        The objective of problem (3) at V.
+    branch : str
+        "rot" or "ref".
+    theta : float
+        The angle in [0, 2 pi).
+    """
 
     V: np.ndarray
     VZ: np.ndarray
@@ -54,10 +68,19 @@ class TwoByTwoSolution(NamedTuple):
 def branch_coefficients(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray):
     """Coefficients of eq. (1-D) for both branches (index 0: rot, 1: ref).
 
-    Returns ``a, b, cq, d, e`` of shape (2,) and ``x, y`` of shape (2, 2r), with
-    a = P22 +- P11, b = P12 -+ P21, cq = (Q11 + Q44)/2 +- Q14,
-    d = -Q12 +- Q13 -+ Q24 + Q34, e = (Q22 + Q33)/2 -+ Q23 (upper sign: rot),
-    x = [+-Z(1,:), Z(2,:)], y = [Z(2,:), -+Z(1,:)]; indices are the paper's (1-based).
+    a = P22 +- P11, b = P12 -+ P21, cq = (Q11 + Q44)/2 +- Q14, d = -Q12 +- Q13 -+ Q24 + Q34,
+    e = (Q22 + Q33)/2 -+ Q23 (upper sign: rot), x = [+-Z(1,:), Z(2,:)], y = [Z(2,:), -+Z(1,:)];
+    indices are the paper's (1-based).
+
+    Parameters
+    ----------
+    Qt, P, Z : array_like
+        The data of problem (3): (4, 4) symmetric, (2, 2), (2, r).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``a, b, cq, d, e`` of shape (2,) and ``x, y`` of shape (2, 2r).
     """
     Qt, P, Z, _ = _checked(Qt, P, Z, None)
     a, b, cq, d, e = np.array(_scalar_coefficients(Qt, P)).T
@@ -92,7 +115,16 @@ def quartic_coefficients(a, b, w, d):
 
     p'(t) = 0  <=>  (b - a t) sqrt(1 + t^2) = -(d (1 + t^2) - 2 t (w + d t)); squaring gives
     c4 = d^2 - a^2, c3 = 4dw + 2ab, c2 = 4w^2 - 2d^2 - a^2 - b^2, c1 = 2ab - 4dw, c0 = d^2 - b^2.
-    Broadcasts over its arguments; the last axis of the result indexes the coefficient.
+
+    Parameters
+    ----------
+    a, b, w, d : float or array_like
+        The linear part (a, b) of a piece and the quadratic part (w = cq - e, d) of eq. (1-D); broadcast.
+
+    Returns
+    -------
+    numpy.ndarray
+        The broadcast shape + (5,): the last axis indexes the coefficient.
     """
     a, b, w, d = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (a, b, w, d)))
     return np.stack([d * d - a * a, 4 * d * w + 2 * a * b, 4 * w * w - 2 * d * d - a * a - b * b,
@@ -100,13 +132,25 @@ def quartic_coefficients(a, b, w, d):
 
 
 def quartic_real_roots(coeffs: np.ndarray, imag_tol: float = 1e-6) -> np.ndarray:
-    """The real roots of each quartic in ``coeffs`` (shape (..., 5)); NaN fills the other slots.
+    """The real roots of each quartic in ``coeffs``; NaN fills the other slots.
 
-    Roots are eigenvalues of the companion matrix. When |c0| > |c4| the reversed
-    polynomial in s = 1/t is solved instead, so a vanishing leading coefficient (a root
-    at t = infinity, i.e. cos theta = 0, covered by its own candidate) never divides by
-    zero. A root counts as real when |Im t| <= imag_tol (1 + |t|): loose enough for the
-    double root t = b / a that rounding splits into a pair with Im ~ sqrt(eps).
+    Roots are eigenvalues of the companion matrix. When |c0| > |c4| the reversed polynomial in s = 1/t is
+    solved instead, so a vanishing leading coefficient (a root at t = infinity, i.e. cos theta = 0,
+    covered by its own candidate) never divides by zero. This is the package's one NumPy quartic solver
+    (the compiled sweep has its own, ``polynomial_roots``).
+
+    Parameters
+    ----------
+    coeffs : array_like
+        (..., 5), highest degree first.
+    imag_tol : float, default 1e-6
+        A root counts as real when |Im t| <= imag_tol (1 + |t|): loose enough for the double root t = b / a
+        that rounding splits into a pair with Im ~ sqrt(eps).
+
+    Returns
+    -------
+    numpy.ndarray
+        (..., 4), the real roots and NaN.
     """
     coeffs = np.asarray(coeffs, dtype=float)
     shape = coeffs.shape[:-1]
@@ -129,9 +173,24 @@ def quartic_real_roots(coeffs: np.ndarray, imag_tol: float = 1e-6) -> np.ndarray
 
 
 def stationarity_residuals(a, b, w, d, t):
-    """(g, g~) at t: p'(t) (1 + t^2)^2 = g = (b - a t) rho + d (1 + t^2) - 2 t (w + d t), and g~
-    with the first term's sign flipped. Squaring merges the roots of both; a root of the
-    quartic is a stationary point of p when |g| <= |g~| (of the other half circle otherwise)."""
+    """(g, g~) at t: which half circle a root of the quartic is stationary on.
+
+    p'(t) (1 + t^2)^2 = g = (b - a t) rho + d (1 + t^2) - 2 t (w + d t), and g~ has the first term's sign
+    flipped. Squaring merges the roots of both; a root of the quartic is a stationary point of p when
+    |g| <= |g~| (of the other half circle otherwise).
+
+    Parameters
+    ----------
+    a, b, w, d : float or array_like
+        As for :func:`quartic_coefficients`.
+    t : float or array_like
+        The roots.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(g, g~)``, broadcast.
+    """
     rho = np.hypot(1.0, t)
     first = (b - a * t) * rho
     rest = d * (1.0 + t * t) - 2.0 * t * (w + d * t)
@@ -144,10 +203,21 @@ _SIGMA = np.array([1.0, -1.0])[None, :, None]  # axis 1 of the search arrays: si
 class CandidateSet(NamedTuple):
     """The candidates of the breakpoint search, as equal-length 1-D arrays.
 
-    ``branch``: 0 rot, 1 ref; ``sigma``: +1 (cos theta > 0, p(t)), -1 (cos theta < 0,
-    the paper's p~(t)), 0 for the cos theta = 0 and identity candidates; ``kind``:
-    "break", "stationary", "cos0" or "identity"; ``t`` (NaN where cos theta = 0),
-    ``c``, ``s``; ``value``: the objective of problem (3) there.
+    Attributes
+    ----------
+    branch : numpy.ndarray
+        0 rot, 1 ref.
+    sigma : numpy.ndarray
+        +1 (cos theta > 0, p(t)), -1 (cos theta < 0, the paper's p~(t)), 0 for the cos theta = 0 and
+        identity candidates.
+    kind : numpy.ndarray
+        "break", "stationary", "cos0" or "identity".
+    t : numpy.ndarray
+        tan theta (NaN where cos theta = 0).
+    c, s : numpy.ndarray
+        cos theta and sin theta.
+    value : numpy.ndarray
+        The objective of problem (3) there.
     """
 
     branch: np.ndarray
@@ -335,9 +405,22 @@ class _Search:
 def candidate_set(Qt, P, Z, h: Penalty | None = None, prune: bool = False) -> CandidateSet:
     """Every candidate of the breakpoint search for problem (3), k = 2, with its value.
 
-    With ``prune=False`` the quartic of every smooth piece is solved; the solver itself
-    prunes pieces whose lower bound cannot beat the best breakpoint (same minimum).
     Stationary points outside their own piece are dropped.
+
+    Parameters
+    ----------
+    Qt, P, Z : array_like
+        The data of problem (3): (4, 4) symmetric, (2, 2), (2, r).
+    h : Penalty, optional
+        Default ``Zero()``.
+    prune : bool, default False
+        With False the quartic of every smooth piece is solved; the solver itself prunes pieces whose
+        lower bound cannot beat the best breakpoint (same minimum).
+
+    Returns
+    -------
+    CandidateSet
+        The candidates.
     """
     Qt, P, Z, h = _checked(Qt, P, Z, h)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -406,9 +489,23 @@ def _solution(branch: int, c: float, s: float, VZ: np.ndarray, value: float) -> 
 def solve_2x2_unchecked(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTwoSolution:
     """The breakpoint search without input checks (the OBCD driver and the certificates call this).
 
-    The package's penalties go to the compiled sweep (``sweep.sweep_2x2``, chosen by ``h.sweep_kind`` so subclasses keep it; for h = 0 it sees
-    no entries, so only the smooth candidates remain); a Penalty subclass of the user's own
-    goes to the vectorized search over its ``pieces``.
+    The package's penalties go to the compiled sweep (``sweep.sweep_2x2``, chosen by ``h.sweep_kind`` so
+    subclasses keep it; for h = 0 it sees no entries, so only the smooth candidates remain); a Penalty
+    subclass of the user's own goes to the vectorized search over its ``pieces``.
+
+    Parameters
+    ----------
+    Qt, P, Z : numpy.ndarray
+        The data of problem (3), already checked: (4, 4) symmetric, (2, 2), (2, r).
+    h : Penalty
+        The penalty.
+    branches : str, default "both"
+        "both", or "rot" / "ref" to search one circle.
+
+    Returns
+    -------
+    TwoByTwoSolution
+        As :func:`solve_2x2_full`.
     """
     coef = _scalar_coefficients(Qt, P)
     first, last = (0, 1) if branches == "both" else (BRANCHES.index(branches),) * 2
