@@ -63,15 +63,22 @@ def run_steps(C, D, X, G, blocks, alpha, exact, kind, lam, tau, first, last, F, 
 
     Parameters
     ----------
-    C : (n, n) symmetric, C-contiguous. D : (r, r), or (0, 0) for D = I.
+    C : (n, n) symmetric, C-contiguous.
+    D : (r, r), or (0, 0) for D = I.
     X, G : (n, r) C-contiguous iterate and gradient grad f(X) = C X D + L, updated in place.
     blocks : (m, 2) int64 working sets, rows b0 < b1.
-    alpha : proximal parameter of eq. (11). exact : Q of eq. (9) (True) or eq. (10) (False).
+    alpha : proximal parameter of eq. (11).
+    exact : Q of eq. (9) (True) or eq. (10) (False).
     kind, lam, tau : the penalty as the sweep reads it (``ZERO_KIND`` for h = 0).
     first, last : branches searched, 0 (rot) to 1 (ref) inclusive.
     F : F(X) on entry (tracked exactly from the change of the two rows).
     trace : (m, 2) array that receives F before - F after and ||V - I||_F^2 of every step, or
         (0, 2) for none.
+
+    Returns
+    -------
+    float
+        The tracked F after the steps.
     """
     r = X.shape[1]
     Z = np.empty((2, r))
