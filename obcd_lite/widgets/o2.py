@@ -18,6 +18,24 @@ def o2_explorer(target=DEFAULT_TARGET, mu: float = 0.0, start_theta: float = 1.0
 
     ``controls`` maps "t11", "t12", "t21", "t22", "mu", "alpha", "start_theta", "start_branch" to
     widgets; ``state["value"]`` is the latest :class:`~obcd_lite.teaching.o2.Snapshot`.
+
+    Parameters
+    ----------
+    target : 2 x 2 nested sequence
+        The first target T.
+    mu : float, default 0.0
+        The l1 weight.
+    start_theta : float, default 1.0
+        The start angle.
+    start_branch : str, default "rot"
+        The start circle.
+    alpha : float, default 1e-5
+        The proximal parameter.
+
+    Returns
+    -------
+    Explorer
+        The explorer.
     """
     import ipywidgets as widgets
 
@@ -57,7 +75,20 @@ def _compact_layout(controls: dict, out, text):
 
 
 def orbit_explorer(k: int = 3, max_k: int = 12) -> Explorer:
-    """Notebook 00's widget check: a slider k redraws the k rotations rot(2 pi j / k)."""
+    """Notebook 00's widget check: a slider k redraws the k rotations rot(2 pi j / k).
+
+    Parameters
+    ----------
+    k : int, default 3
+        The first k.
+    max_k : int, default 12
+        The slider's maximum.
+
+    Returns
+    -------
+    Explorer
+        The explorer.
+    """
     import ipywidgets as widgets
 
     from ..teaching.o2 import orbit_summary, rotation_orbit

@@ -21,7 +21,18 @@ R_RANGE = (1, 10)
 
 
 def build_explorer(**overrides) -> Explorer:
-    """The explorer with :data:`~obcd_lite.experiments.interactive.DEFAULTS` (keywords override them)."""
+    """The explorer with :data:`~obcd_lite.experiments.interactive.DEFAULTS` (keywords override them).
+
+    Parameters
+    ----------
+    **overrides
+        Values for the keys of ``DEFAULTS``.
+
+    Returns
+    -------
+    Explorer
+        The explorer.
+    """
     values = {**DEFAULTS, "methods": default_methods(), "start": "random", **overrides}
     controls = {
         "problem": widgets.Dropdown(options=PROBLEMS, value=values["problem"], description="problem"),
