@@ -20,7 +20,7 @@ working sets from the same batches and run the same compiled k = 2 arithmetic
 
 Reading map: one step, file by file
 -----------------------------------
-Read these in order (about 950 lines in all); every name is in the glossary of the site's
+Read these in order (about 1,050 lines in all, docstrings included); every name is in the glossary of the site's
 package page (``docs/package.md``).
 
 1. ``solvers/obcd.py`` — :func:`obcd` (below): checks, the engine, the working sets B
