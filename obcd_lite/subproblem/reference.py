@@ -30,7 +30,7 @@ the paper's errors corrected (the errata table of notebook 02, :data:`obcd_lite.
    quartic roots, then cos theta = 0; :func:`obcd_lite.rounding.first_minimizer`), never the CPU.
 
 Every penalty is lower semicontinuous, so the minimum over the circle is attained at one of these
-candidates. This module is slow (Python loops, :func:`numpy.roots`-style eigenvalues for the quartic)
+candidates. This module is slow (Python loops, companion-matrix eigenvalues for the quartic)
 and is not what OBCD runs: OBCD calls :func:`~obcd_lite.subproblem.breakpoint.solve_2x2`, whose compiled
 sweep (:mod:`.sweep`) finds the same candidates in the angle theta with pruning and tie rules; the tests
 (``tests/subproblem/test_reference.py``) hold the two equal on random, tied and zero instances.
