@@ -153,10 +153,8 @@ class Penalty:
 
         Parameters
         ----------
-        M : array_like
-            The point.
-        t : float
-            The step, t > 0.
+        M, t
+            As for :meth:`prox`.
 
         Returns
         -------

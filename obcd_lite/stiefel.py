@@ -87,13 +87,13 @@ def ref(theta: float) -> np.ndarray:
 
     Parameters
     ----------
-    theta : float or array_like
-        The angle(s).
+    theta
+        As for :func:`rot`.
 
     Returns
     -------
     numpy.ndarray
-        (2, 2), or ``(2, 2) + theta.shape`` for an array of angles (the matrix axes first).
+        As for :func:`rot`.
     """
     return _leading(branch_matrix("ref", theta))
 

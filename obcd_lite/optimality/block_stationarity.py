@@ -196,20 +196,8 @@ def block_gaps(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact",
 
     Parameters
     ----------
-    problem : QuadraticProblem
-        The problem.
-    X : numpy.ndarray
-        (n, r), a point on St(n, r).
-    k : int, default 2
-        The block size (k > 2 needs h = 0 and a scalar Q (an SVD) or k = 3 (a branch and bound over O(3))).
-    alpha : float, default 1e-5
-        The proximal parameter of eq. (11) (the BS_k set depends on it).
-    Q : str, default "exact"
-        "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's varsigma) or "lipschitz" (varsigma = L_f).
-    sample : int, optional
-        Test this many blocks drawn uniformly (:func:`sample_blocks`); None tests all C(n, k).
-    rng : int or numpy.random.Generator, optional
-        The draw of the sample.
+    problem, X, k, alpha, Q, sample, rng
+        As for :func:`block_report`.
 
     Returns
     -------
@@ -225,22 +213,8 @@ def is_block_stationary(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str =
 
     Parameters
     ----------
-    problem : QuadraticProblem
-        The problem.
-    X : numpy.ndarray
-        (n, r), a point on St(n, r).
-    k : int, default 2
-        The block size (k > 2 needs h = 0 and a scalar Q (an SVD) or k = 3 (a branch and bound over O(3))).
-    alpha : float, default 1e-5
-        The proximal parameter of eq. (11) (the BS_k set depends on it).
-    Q : str, default "exact"
-        "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's varsigma) or "lipschitz" (varsigma = L_f).
-    tol : float, default 1e-10
-        A block fails when its gap exceeds tol (1 + |F(X)|).
-    sample : int, optional
-        Test this many blocks drawn uniformly (:func:`sample_blocks`); None tests all C(n, k).
-    rng : int or numpy.random.Generator, optional
-        The draw of the sample.
+    problem, X, k, alpha, Q, tol, sample, rng
+        As for :func:`block_report`.
 
     Returns
     -------
@@ -261,22 +235,8 @@ def eps_bs_measure(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exa
 
     Parameters
     ----------
-    problem : QuadraticProblem
-        The problem.
-    X : numpy.ndarray
-        (n, r), a point on St(n, r).
-    k : int, default 2
-        The block size (k > 2 needs h = 0 and a scalar Q (an SVD) or k = 3 (a branch and bound over O(3))).
-    alpha : float, default 1e-5
-        The proximal parameter of eq. (11) (the BS_k set depends on it).
-    Q : str, default "exact"
-        "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's varsigma) or "lipschitz" (varsigma = L_f).
-    tol : float, default 1e-10
-        A block fails when its gap exceeds tol (1 + |F(X)|).
-    sample : int, optional
-        Test this many blocks drawn uniformly (:func:`sample_blocks`); None tests all C(n, k).
-    rng : int or numpy.random.Generator, optional
-        The draw of the sample.
+    problem, X, k, alpha, Q, tol, sample, rng
+        As for :func:`block_report`.
 
     Returns
     -------
