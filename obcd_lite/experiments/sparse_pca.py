@@ -1,5 +1,7 @@
 """The pure compute behind notebook 04's explorer: one comparison for one setting of the sliders.
 
+Wiring: :mod:`obcd_lite.widgets.sparse_pca`; figures: :mod:`obcd_lite.viz.experiments`.
+
 The defaults (planted sparse spikes, n = 50, r = 2, 0.3 s per method) make one comparison take
 well under 2 s. lam = 0.03 on "spiked" is where l1 loadings are non-trivial: below it the
 loadings stay dense (noise enters), far above it the coordinate selection of
