@@ -77,9 +77,11 @@ NUMPYDOC_MODULES = {
     "obcd_lite.viz", "obcd_lite.viz.completeness", "obcd_lite.viz.hierarchy", "obcd_lite.viz.ledger", "obcd_lite.viz.o2",
     "obcd_lite.viz.relatives", "obcd_lite.viz.style", "obcd_lite.widgets", "obcd_lite.widgets.base",
     "obcd_lite.widgets.completeness", "obcd_lite.widgets.hierarchy", "obcd_lite.widgets.ledger", "obcd_lite.widgets.o2",
-    "obcd_lite.widgets.sparse_pca",
+    "obcd_lite.widgets.sparse_pca", "obcd_lite.threads", "obcd_lite.data", "obcd_lite.data.datasets",
+    "obcd_lite.experiments.metrics", "obcd_lite.experiments.sparse_pca", "obcd_lite.teaching.errata",
+    "obcd_lite.teaching.completeness_steps", "obcd_lite.teaching.o2",
 }
-NUMPYDOC_BUDGET = 230
+NUMPYDOC_BUDGET = 203
 
 
 def _public_objects(module):
