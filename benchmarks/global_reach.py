@@ -1,7 +1,7 @@
 """The measured reach of ``optimality.global_minimum``: which (n, r, h) it certifies within a time budget.
 
 For every n <= ``--n-max``, every r = 1..n and h in {0, l1, l0, X >= 0}, the instance is
-``teaching.hierarchy.tiny_problem(n, h, lam, seed)`` (sparse PCA on randn data, nonneg PCA for X >= 0:
+``teaching.instances.tiny_problem(n, h, lam, seed)`` (sparse PCA on randn data, nonneg PCA for X >= 0:
 the instances of notebook 05 and its explorer), searched with tol 1e-3 and ``--time-limit`` seconds.
 Printed as a Markdown table: certified?, seconds, boxes bounded, final gap (value - lower bound).
 
@@ -14,7 +14,7 @@ import argparse
 import time
 
 from obcd_lite.optimality import global_minimum
-from obcd_lite.teaching.hierarchy import tiny_problem
+from obcd_lite.teaching.instances import tiny_problem
 
 PENALTIES = ("zero", "l1", "l0", "nonneg")
 

@@ -2,13 +2,19 @@
 
 Layers (each imports only the ones above it):
 
-* core — ``validation``, ``stiefel``, ``penalties``, ``problems``, ``results``;
+* core — ``validation``, ``rounding``, ``threads``, ``stiefel``, ``penalties``, ``problems``, ``results``;
 * ``subproblem`` (the k x k problem (3)), ``solvers`` (one module per method, ``SOLVERS``),
   ``optimality`` (critical, BS₂, BS₃, …, global, with certificates);
-* ``teaching`` (pure compute behind notebooks 01–03 and 05); ``data`` (offline data sets, ``load_dataset``) and
-  ``experiments`` (runner, metrics, the paper's tables, the scikit-learn peer: notebook 04), imported on demand
-  (they load pandas and scikit-learn);
+* ``teaching`` (pure compute behind notebooks 01–03, 05 and 06); ``data`` (offline data sets, ``load_dataset``)
+  and ``experiments`` (runner, metrics, the paper's tables, the scikit-learn peer, the relatives: notebooks
+  04 and 07), imported on demand (they load pandas and scikit-learn);
 * ``viz`` (matplotlib figures) and ``widgets`` (ipywidgets wiring), imported on demand.
+
+``__all__`` is the method (``obcd`` and its exact k = 2 subproblem ``solve_2x2``), the problems (their
+penalties and start points), the solvers and the certificates. Everything else is imported from its
+module (``obcd_lite.subproblem``, ``obcd_lite.stiefel``, ``obcd_lite.teaching.critical_points``, …); a few
+core names stay importable here for convenience. To read one OBCD step, start at the docstring of
+:mod:`obcd_lite.solvers.obcd` (the reading map).
 
 Importing the package loads neither pyplot, sympy nor ipywidgets.
 """
@@ -21,26 +27,16 @@ from .solvers import SOLVERS, cayley_method, get_solver, obcd, working_sets
 from .stiefel import BRANCHES, angle_of, branch_matrix, feasibility, identity_init, polar, random_stiefel, ref, rot
 from .subproblem import (CandidateSet, TwoByTwoSolution, block_data, branch_coefficients, brute_force_2x2,
                          candidate_set, majorizer_value, quartic_coefficients, solve_2x2, solve_2x2_full, solve_kxk)
-from .teaching.completeness import (closest_with_det, compose, describe_factors, embed_factors, factor_count,
-                                    factor_matrix, givens_qr_rotations_only, jacobi_givens_qr, orthogonal_map,
-                                    path_between, random_orthogonal, reflection_steps)
-from .teaching.critical_points import (CriticalPoint, bs2_points_2x2, check_critical_count, check_reflection_target,
-                                       critical_points_2x2, criticality_residual, global_minimum_2x2, landscape_2x2)
-from .solvers.cayley import cayley_matrix, check_cayley_det
 
 __all__ = [
-    "block_gaps", "block_report", "classify", "eps_bs_measure", "global_minimum", "is_block_stationary",
-    "is_critical", "riemannian_gradient_norm", "riemannian_residual",
-    "CappedL1", "L0", "L1", "NonNeg", "Penalty", "Zero", "count_nonzeros",
-    "QuadraticProblem", "nonneg_pca", "procrustes", "randn_covariance", "sparse_pca",
-    "Recorder", "Result", "Step",
-    "SOLVERS", "cayley_method", "get_solver", "obcd", "working_sets", "cayley_matrix", "check_cayley_det",
-    "BRANCHES", "angle_of", "branch_matrix", "feasibility", "identity_init", "polar", "random_stiefel", "ref", "rot",
-    "CandidateSet", "TwoByTwoSolution", "block_data", "branch_coefficients", "brute_force_2x2", "candidate_set",
-    "majorizer_value", "quartic_coefficients", "solve_2x2", "solve_2x2_full", "solve_kxk",
-    "closest_with_det", "compose", "describe_factors", "embed_factors", "factor_count", "factor_matrix",
-    "givens_qr_rotations_only", "jacobi_givens_qr", "orthogonal_map", "path_between", "random_orthogonal",
-    "reflection_steps",
-    "CriticalPoint", "bs2_points_2x2", "check_critical_count", "check_reflection_target", "critical_points_2x2",
-    "criticality_residual", "global_minimum_2x2", "landscape_2x2",
+    # the method
+    "obcd", "solve_2x2",
+    # the problems
+    "QuadraticProblem", "sparse_pca", "nonneg_pca", "procrustes", "randn_covariance",
+    "Penalty", "Zero", "L0", "L1", "CappedL1", "NonNeg", "random_stiefel", "identity_init",
+    # the solvers
+    "SOLVERS", "get_solver", "Result",
+    # the certificates
+    "classify", "is_critical", "riemannian_residual", "riemannian_gradient_norm", "is_block_stationary",
+    "block_report", "block_gaps", "eps_bs_measure", "global_minimum",
 ]

@@ -34,15 +34,39 @@ NONNEG_KIND = 4
 
 
 def snap_zeros(VZ: np.ndarray, Z: np.ndarray) -> np.ndarray:
-    """V Z with the entries that are zero to rounding (|.| <= ZERO_ULPS eps ||Z[:, j]||, for
-    any V with unit rows) set to exactly 0.0. VZ may be batched, shape (..., k, r)."""
+    """V Z with the entries that are zero to rounding set to exactly 0.0.
+
+    An entry is zero to rounding when |.| <= ZERO_ULPS eps ||Z[:, j]|| (for any V with unit rows).
+
+    Parameters
+    ----------
+    VZ : numpy.ndarray
+        (k, r) or batched (..., k, r).
+    Z : numpy.ndarray
+        (k, r), the rows before the step.
+
+    Returns
+    -------
+    numpy.ndarray
+        VZ with its zeros exact (a new array).
+    """
     return np.where(np.abs(VZ) <= ZERO_ULPS * EPS * np.sqrt((Z * Z).sum(axis=0)), 0.0, VZ)
 
 
 def zero_at(x: np.ndarray, y: np.ndarray, t: np.ndarray) -> np.ndarray:
     """Which entries of u(t) = (x + t y)/sqrt(1+t^2) are zero (to rounding) at each t.
 
-    x, y: (m, n_e); t: (m, K). Returns (m, K, n_e) booleans.
+    Parameters
+    ----------
+    x, y : numpy.ndarray
+        (m, n_e).
+    t : numpy.ndarray
+        (m, K).
+
+    Returns
+    -------
+    numpy.ndarray
+        (m, K, n_e) booleans.
     """
     size = ZERO_ULPS * EPS * np.hypot(x, y)[:, None, :] * np.hypot(1.0, t)[:, :, None]
     return np.abs(x[:, None, :] + t[:, :, None] * y[:, None, :]) <= size
@@ -71,55 +95,180 @@ class Penalty:
     convex = False
 
     def kink_levels(self) -> tuple[float, ...]:
-        """The values u where the elementwise h is not smooth (a brute force samples them)."""
+        """The values u where the elementwise h is not smooth (a brute force samples them).
+
+        Returns
+        -------
+        tuple of float
+            (0.0,) unless a subclass says otherwise.
+        """
         return (0.0,)
 
     def sweep_params(self) -> tuple[float, float]:
-        """``(lam, tau)`` as the compiled sweep reads them."""
+        """``(lam, tau)`` as the compiled sweep reads them.
+
+        Returns
+        -------
+        tuple of float
+            The weight and the cap (0.0 where the penalty has none).
+        """
         return float(getattr(self, "lam", 0.0)), float(getattr(self, "tau", 0.0))
 
     def elementwise(self, U: np.ndarray) -> np.ndarray:
-        """h entry by entry: an array of U's shape whose sum is h(U) (inf where U is infeasible)."""
+        """h entry by entry: an array of U's shape whose sum is h(U) (inf where U is infeasible).
+
+        Parameters
+        ----------
+        U : numpy.ndarray
+            Any shape.
+
+        Returns
+        -------
+        numpy.ndarray
+            The shape of U.
+        """
         raise NotImplementedError
 
     def prox(self, M, t: float) -> np.ndarray:
-        """argmin_U h(U) + ||U - M||_F^2 / (2 t), entry by entry (t > 0)."""
+        """argmin_U h(U) + ||U - M||_F^2 / (2 t), entry by entry (t > 0).
+
+        Parameters
+        ----------
+        M : array_like
+            The point.
+        t : float
+            The step, t > 0.
+
+        Returns
+        -------
+        numpy.ndarray
+            The proximal point, the shape of M.
+        """
         raise NotImplementedError(f"{type(self).__name__} has no proximal map")
 
     def prox_jacobian(self, M, t: float) -> np.ndarray:
-        """The diagonal of one element of the generalized (Clarke) Jacobian of ``prox(., t)`` at
-        M, entry by entry (what a semismooth Newton method on the prox needs, e.g. ManPG's)."""
+        """The diagonal of one element of the generalized (Clarke) Jacobian of ``prox(., t)`` at M.
+
+        Entry by entry: what a semismooth Newton method on the prox needs, e.g. ManPG's.
+
+        Parameters
+        ----------
+        M, t
+            As for :meth:`prox`.
+
+        Returns
+        -------
+        numpy.ndarray
+            The diagonal, the shape of M.
+        """
         raise NotImplementedError(f"{type(self).__name__} has no generalized Jacobian of its proximal map")
 
     def subgradient(self, M) -> np.ndarray:
-        """One element of the limiting subdifferential of h at M (the one of least norm)."""
+        """One element of the limiting subdifferential of h at M (the one of least norm).
+
+        Parameters
+        ----------
+        M : array_like
+            The point (h(M) finite).
+
+        Returns
+        -------
+        numpy.ndarray
+            The shape of M.
+        """
         lo, hi = self.subdifferential(M)
         return np.clip(0.0, lo, hi)
 
     def subdifferential(self, M) -> tuple[np.ndarray, np.ndarray]:
-        """The limiting subdifferential of h at M entry by entry: arrays ``lo <= hi`` with
-        (dh(M))_ij = [lo_ij, hi_ij] (infinite ends allowed). Raises where h(M) = inf."""
+        """The limiting subdifferential of h at M, entry by entry, as intervals (infinite ends allowed).
+
+        Parameters
+        ----------
+        M : array_like
+            The point (h(M) finite).
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(lo, hi)``, the shape of M: (dh(M))_ij = [lo_ij, hi_ij].
+
+        Raises
+        ------
+        NotImplementedError
+            In the base class (an indicator such as NonNeg raises ValueError where h(M) = inf).
+        """
         raise NotImplementedError(f"{type(self).__name__} has no subdifferential")
 
     def two_point_entries(self, M) -> np.ndarray:
-        """Where the limiting subdifferential is the two-point set {lo, hi} of ``subdifferential``
-        rather than the interval between (a concave kink, as capped-l1 at |u| = tau); False elsewhere."""
+        """Where the limiting subdifferential is the two-point set {lo, hi} of ``subdifferential``.
+
+        Rather than the interval between (a concave kink, as capped-l1 at |u| = tau); False elsewhere.
+
+        Parameters
+        ----------
+        M : array_like
+            The point.
+
+        Returns
+        -------
+        numpy.ndarray
+            Booleans, the shape of M.
+        """
         return np.zeros(np.shape(M), dtype=bool)
 
     def __call__(self, M) -> float:
         return float(self.elementwise(np.asarray(M, dtype=float)).sum())
 
     def row_sums(self, U: np.ndarray) -> np.ndarray:
-        """Penalty of each row of ``U`` (shape (..., n_e)) summed over the last axis."""
+        """Penalty of each row of ``U`` summed over the last axis.
+
+        Parameters
+        ----------
+        U : numpy.ndarray
+            (..., n_e).
+
+        Returns
+        -------
+        numpy.ndarray
+            (...,).
+        """
         return np.sum(self.elementwise(U), axis=-1)
 
     def pieces(self, x: np.ndarray, y: np.ndarray):
-        """``(breaks, alpha, beta, gamma)`` of h along u(t) = (x + t y) / sqrt(1 + t^2)."""
+        """h along u(t) = (x + t y) / sqrt(1 + t^2), piece by piece (the breakpoint search).
+
+        Parameters
+        ----------
+        x, y : numpy.ndarray
+            (m, n_e): the vectors of eq. (1-D), one row per line u(t) = (x + t y) / sqrt(1 + t^2).
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(breaks, alpha, beta, gamma)``: the sorted breakpoints t (m, K; +inf where absent) and per piece
+            (m, K + 1) the coefficients of h(u(t)) = (alpha + beta t) / sqrt(1 + t^2) + gamma (the glossary's
+            a_h, b_h, h_0).
+        """
         raise NotImplementedError
 
     def break_values(self, x, y, breaks, alpha, beta, gamma) -> np.ndarray:
-        """sum_i h(u_i(t)) at every breakpoint t; needed only when h is not continuous (for a
-        continuous h the search takes the limit of the piece's formula)."""
+        """sum_i h(u_i(t)) at every breakpoint t.
+
+        Needed only when h is not continuous (for a continuous h the search takes the limit of the piece's
+        formula).
+
+        Parameters
+        ----------
+        x, y : numpy.ndarray
+            (m, n_e), as for :meth:`pieces`.
+        breaks, alpha, beta, gamma : numpy.ndarray
+            What :meth:`pieces` returned.
+
+        Returns
+        -------
+        numpy.ndarray
+            (m, K).
+        """
         raise NotImplementedError
 
     @property
@@ -129,7 +278,18 @@ class Penalty:
 
 
 def zero_crossings(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """t with x_i + t y_i = 0, +inf where y_i = 0 (the paper writes x_i / y_i: the sign is off)."""
+    """t with x_i + t y_i = 0, +inf where y_i = 0 (the paper writes x_i / y_i: the sign is off).
+
+    Parameters
+    ----------
+    x, y : numpy.ndarray
+        (m, n_e): the vectors of eq. (1-D), one row per line u(t) = (x + t y) / sqrt(1 + t^2).
+
+    Returns
+    -------
+    numpy.ndarray
+        The shape of x.
+    """
     return np.divide(-x, y, out=np.full_like(x, np.inf), where=y != 0)
 
 
@@ -180,7 +340,15 @@ class Zero(Penalty):
 
 
 class L0(Penalty):
-    """h(X) = lam * ||X||_0, counting entries that are exactly nonzero."""
+    """h(X) = lam * ||X||_0, counting entries that are exactly nonzero.
+
+    ``prox`` is hard thresholding: it keeps M_ij where M_ij^2 > 2 lam t (a tie keeps 0).
+
+    Parameters
+    ----------
+    lam : float
+        The weight, lam >= 0.
+    """
 
     continuous = False
     sweep_kind = L0_KIND
@@ -193,7 +361,6 @@ class L0(Penalty):
         return self.lam * (U != 0)
 
     def prox(self, M, t: float) -> np.ndarray:
-        """Hard thresholding: keep M_ij where M_ij^2 > 2 lam t (a tie keeps 0)."""
         M = np.asarray(M, dtype=float)
         return np.where(M * M > 2.0 * self.lam * _check_step(t), M, 0.0)
 
@@ -224,7 +391,16 @@ class L0(Penalty):
 
 
 class L1(Penalty):
-    """h(X) = lam * ||X||_1."""
+    """h(X) = lam * ||X||_1.
+
+    ``prox`` is soft thresholding by lam t; its ``prox_jacobian`` is 1 where |M_ij| > lam t (soft
+    thresholding moves M_ij by a constant) and 0 where it gives 0.
+
+    Parameters
+    ----------
+    lam : float
+        The weight, lam >= 0.
+    """
 
     sweep_kind = L1_KIND
     convex = True
@@ -236,12 +412,10 @@ class L1(Penalty):
         return self.lam * np.abs(U)
 
     def prox(self, M, t: float) -> np.ndarray:
-        """Soft thresholding by lam t."""
         M = np.asarray(M, dtype=float)
         return np.sign(M) * np.maximum(np.abs(M) - self.lam * _check_step(t), 0.0)
 
     def prox_jacobian(self, M, t: float) -> np.ndarray:
-        """1 where |M_ij| > lam t (soft thresholding moves M_ij by a constant), 0 where it gives 0."""
         return (np.abs(np.asarray(M, dtype=float)) > self.lam * _check_step(t)).astype(float)
 
     def subdifferential(self, M):
@@ -278,7 +452,22 @@ class L1(Penalty):
 
 
 class CappedL1(Penalty):
-    """h(X) = lam * sum_ij min(|X_ij|, tau), tau > 0."""
+    """h(X) = lam * sum_ij min(|X_ij|, tau), tau > 0.
+
+    ``prox`` takes the better of the two pieces' minimizers: soft thresholding kept inside |u| <= tau, and
+    M pushed out to |u| >= tau (where h is the constant lam tau); a tie keeps the inner one.
+    ``subdifferential``: inside the cap lam sign(u) ([-lam, lam] at 0), outside 0; at |u| = tau the
+    limiting subdifferential is the two-point set {0, lam sign(u)} (``two_point_entries``, lam > 0), and its
+    hull [min, max] is returned there (the Clarke subdifferential), so a distance computed from it is a
+    lower bound.
+
+    Parameters
+    ----------
+    lam : float
+        The weight, lam >= 0.
+    tau : float
+        The cap, tau > 0.
+    """
 
     sweep_kind = CAPPED_KIND
 
@@ -293,8 +482,6 @@ class CappedL1(Penalty):
         return (0.0, self.tau, -self.tau)
 
     def prox(self, M, t: float) -> np.ndarray:
-        """The better of the two pieces' minimizers: soft thresholding kept inside |u| <= tau,
-        and M pushed out to |u| >= tau (where h is the constant lam tau); a tie keeps the inner one."""
         M = np.asarray(M, dtype=float)
         t = _check_step(t)
         inner = np.sign(M) * np.minimum(np.maximum(np.abs(M) - self.lam * t, 0.0), self.tau)
@@ -307,9 +494,6 @@ class CappedL1(Penalty):
         return np.where(cost(outer) < cost(inner), outer, inner)
 
     def subdifferential(self, M):
-        """Inside the cap lam sign(u) ([-lam, lam] at 0), outside 0. At |u| = tau the limiting
-        subdifferential is the two-point set {0, lam sign(u)}; its hull [min, max] is returned
-        there (the Clarke subdifferential), so a distance computed from it is a lower bound."""
         M = np.asarray(M, dtype=float)
         A = np.abs(M)
         sg = self.lam * np.sign(M)
@@ -322,11 +506,21 @@ class CappedL1(Penalty):
         return lo, hi
 
     def two_point_entries(self, M) -> np.ndarray:
-        """|u| = tau (lam > 0): the limiting subdifferential there is {0, lam sign(u)}, not its hull."""
         return (np.abs(np.asarray(M, dtype=float)) == self.tau) & (self.lam > 0)
 
     def cap_crossings(self, x, y) -> np.ndarray:
-        """t with |x_i + t y_i| = tau sqrt(1 + t^2): roots of (y^2 - tau^2) t^2 + 2xy t + x^2 - tau^2."""
+        """t with |x_i + t y_i| = tau sqrt(1 + t^2): roots of (y^2 - tau^2) t^2 + 2xy t + x^2 - tau^2.
+
+        Parameters
+        ----------
+        x, y : numpy.ndarray
+            (m, n_e): the vectors of eq. (1-D), one row per line u(t) = (x + t y) / sqrt(1 + t^2).
+
+        Returns
+        -------
+        numpy.ndarray
+            (m, 2 n_e): both roots of each entry, +inf where an entry never reaches the cap.
+        """
         A = y * y - self.tau**2
         B = 2.0 * x * y
         C = x * x - self.tau**2
@@ -367,7 +561,12 @@ class CappedL1(Penalty):
 
 
 class NonNeg(Penalty):
-    """Indicator of X >= 0: 0 when every entry is >= 0, +inf otherwise."""
+    """Indicator of X >= 0: 0 when every entry is >= 0, +inf otherwise.
+
+    ``prox`` is the projection onto X >= 0, with ``prox_jacobian`` 1 where M_ij > 0 and 0 elsewhere;
+    ``subdifferential`` is the normal cone, {0} where M > 0 and (-inf, 0] where M = 0, and raises
+    ValueError at a negative entry (h = inf there).
+    """
 
     symmetric = False
     continuous = False
@@ -379,17 +578,14 @@ class NonNeg(Penalty):
         return np.where(U >= 0, 0.0, np.inf)
 
     def prox(self, M, t: float) -> np.ndarray:
-        """Projection onto X >= 0."""
         _check_step(t)
         return np.maximum(np.asarray(M, dtype=float), 0.0)
 
     def prox_jacobian(self, M, t: float) -> np.ndarray:
-        """1 where M_ij > 0, 0 elsewhere (the projection is the identity or 0 there)."""
         _check_step(t)
         return (np.asarray(M, dtype=float) > 0).astype(float)
 
     def subdifferential(self, M):
-        """The normal cone of X >= 0: {0} where M > 0, (-inf, 0] where M = 0."""
         M = np.asarray(M, dtype=float)
         if np.any(M < 0):
             bad = tuple(int(i) for i in np.argwhere(M < 0)[0])
@@ -430,8 +626,46 @@ def _check_step(t) -> float:
 def count_nonzeros(M, tol: float | None = None) -> int:
     """Number of entries that are not zero.
 
-    tol : None (default) the package's rounding rule (``rounding.zero_mask``: |M_ij| <= 32 eps
-        ||M[:, j]|| is a zero); 0 counts exact nonzeros; a positive tol counts |M_ij| > tol (the paper
-        reports tol = 1e-6, ManPG's code 1e-5).
+    Parameters
+    ----------
+    M : array_like
+        The matrix.
+    tol : float or None
+        None (default): the package's rounding rule (``rounding.zero_mask``: |M_ij| <= 32 eps ||M[:, j]||
+        is a zero); 0 counts exact nonzeros; a positive tol counts |M_ij| > tol (the paper reports
+        tol = 1e-6, ManPG's code 1e-5).
+
+    Returns
+    -------
+    int
+        The count.
     """
     return int(np.count_nonzero(~zero_mask(M, tol)))
+
+
+#: The penalties by name, in the order the notebooks' controls list them.
+PENALTY_NAMES = ("zero", "l0", "l1", "capped_l1", "nonneg")
+
+
+def penalty_by_name(name: str, lam: float = 0.1, tau: float = 0.2) -> Penalty:
+    """The penalty called ``name`` with weight ``lam`` (and cap ``tau`` for capped-l1).
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`PENALTY_NAMES`: "zero", "l0", "l1", "capped_l1" or "nonneg".
+    lam : float, default 0.1
+        The weight of l0, l1 and capped-l1 (ignored by the others).
+    tau : float, default 0.2
+        The cap of capped-l1.
+
+    Returns
+    -------
+    Penalty
+        ``Zero()``, ``L0(lam)``, ``L1(lam)``, ``CappedL1(lam, tau)`` or ``NonNeg()``.
+    """
+    table = {"zero": Zero, "l0": lambda: L0(lam), "l1": lambda: L1(lam), "capped_l1": lambda: CappedL1(lam, tau),
+             "nonneg": NonNeg}
+    if name not in table:
+        raise ValueError(f"penalty must be one of {PENALTY_NAMES}, got {name!r}")
+    return table[name]()

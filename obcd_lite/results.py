@@ -31,8 +31,22 @@ class Step:
     """What a callback sees after an iteration.
 
     ``X`` is a read-only view of the iterate (copy it to keep it): a callback cannot corrupt the
-    solver's state. ``B`` and ``V`` are the working set and the k x k factor of a block method
-    (None for the others); ``info`` holds solver-specific values (e.g. a step size).
+    solver's state.
+
+    Attributes
+    ----------
+    iteration : int
+        The iteration just done.
+    X : numpy.ndarray
+        The iterate after it (read-only).
+    F : float
+        F there (tracked).
+    F_before : float
+        F before the iteration.
+    B, V : numpy.ndarray or None
+        The working set and the k x k factor of a block method (None for the others).
+    info : dict
+        Solver-specific values (e.g. a step size).
     """
 
     iteration: int
@@ -77,7 +91,27 @@ class Result:
 
 
 def check_budget(max_iter, time_limit, default_max_iter: int) -> tuple[int, float | None]:
-    """Validate the common stopping arguments; ``max_iter=None`` takes the solver's default."""
+    """Validate the common stopping arguments; ``max_iter=None`` takes the solver's default.
+
+    Parameters
+    ----------
+    max_iter : int or None
+        The iteration budget.
+    time_limit : float or None
+        Seconds, or None for no limit.
+    default_max_iter : int
+        The solver's default budget.
+
+    Returns
+    -------
+    tuple
+        ``(max_iter, time_limit)`` checked.
+
+    Raises
+    ------
+    ValueError
+        If max_iter is not a non-negative integer or time_limit is not positive.
+    """
     if max_iter is None:
         max_iter = default_max_iter
     if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 0:
@@ -117,15 +151,39 @@ class Recorder:
         self._start = time.perf_counter()
 
     def elapsed(self) -> float:
-        """Seconds since the start, without the time spent logging."""
+        """Seconds since the start, without the time spent logging.
+
+        Returns
+        -------
+        float
+            The seconds.
+        """
         return time.perf_counter() - self._start - self._overhead
 
     def out_of_time(self) -> bool:
-        """Whether the time limit is set and the measured time has reached it."""
+        """Whether the time limit is set and the measured time has reached it.
+
+        Returns
+        -------
+        bool
+            True when the run must stop.
+        """
         return self.time_limit is not None and self.elapsed() >= self.time_limit
 
     def log(self, iteration: int, X: np.ndarray, F: float, **extra) -> None:
-        """Append a history row (its cost is not counted in ``seconds``)."""
+        """Append a history row (its cost is not counted in ``seconds``).
+
+        Parameters
+        ----------
+        iteration : int
+            The iteration.
+        X : numpy.ndarray
+            The iterate.
+        F : float
+            F at X (tracked).
+        **extra
+            Values of the solver's own ``columns``.
+        """
         begin = time.perf_counter()
         row = {"iteration": iteration, "seconds": begin - self._start - self._overhead, "F": float(F),
                "feasibility": feasibility(X), "nnz": count_nonzeros(X), **extra}
@@ -135,7 +193,28 @@ class Recorder:
 
     def after_step(self, iteration: int, X: np.ndarray, F: float, F_before: float = np.nan,
                    B=None, V=None, **info) -> str | None:
-        """Log if due, call the callback, check the clock; return a stop reason or None."""
+        """Log if due, call the callback, check the clock.
+
+        Parameters
+        ----------
+        iteration : int
+            The iteration just done.
+        X : numpy.ndarray
+            The iterate.
+        F : float
+            F at X (tracked).
+        F_before : float, optional
+            F before the iteration (for the callback's :class:`Step`).
+        B, V : numpy.ndarray, optional
+            The working set and the block factor (for the callback).
+        **info
+            Solver-specific values for the callback.
+
+        Returns
+        -------
+        str or None
+            A stop reason ("time_limit", "callback") or None to go on.
+        """
         if iteration % self.log_every == 0:
             self.log(iteration, X, F, **{k: v for k, v in info.items() if k in self.history})
         if self.callback is not None:
@@ -149,7 +228,26 @@ class Recorder:
 
     def result(self, X: np.ndarray, iterations: int, stop_reason: str, F_tracked: float | None = None,
                info: dict | None = None) -> Result:
-        """Close the run: a last history row (if not written) and F recomputed at X."""
+        """Close the run: a last history row (if not written) and F recomputed at X.
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            The point returned.
+        iterations : int
+            Iterations done.
+        stop_reason : str
+            Why the run stopped.
+        F_tracked : float, optional
+            The tracked F (the last history entry), if it differs from the recomputed one only by rounding.
+        info : dict, optional
+            Solver-specific extras.
+
+        Returns
+        -------
+        Result
+            The run's result.
+        """
         seconds = self.elapsed()
         F = float(self.problem.F(X))
         if not self.history["iteration"] or self.history["iteration"][-1] != iterations:

@@ -39,6 +39,11 @@ def zero_mask(X, zero_tol: float | None = None) -> np.ndarray:
     X : (n, r) array (a point on St(n, r), or any matrix).
     zero_tol : None (default): the package's rounding rule, |X_ij| <= ZERO_ULPS eps ||X[:, j]||;
         0: exact zeros only; a positive number: |X_ij| <= zero_tol.
+
+    Returns
+    -------
+    numpy.ndarray
+        Booleans, the shape of X.
     """
     X = np.asarray(X, dtype=float)
     if zero_tol is None:
@@ -49,7 +54,20 @@ def zero_mask(X, zero_tol: float | None = None) -> np.ndarray:
 
 
 def snap_point(X, zero_tol: float | None = None) -> np.ndarray:
-    """X with the entries :func:`zero_mask` calls zero set to exactly 0.0 (a copy)."""
+    """X with the entries :func:`zero_mask` calls zero set to exactly 0.0 (a copy).
+
+    Parameters
+    ----------
+    X : array_like
+        (n, r).
+    zero_tol : float or None
+        As for :func:`zero_mask`.
+
+    Returns
+    -------
+    numpy.ndarray
+        The copy.
+    """
     X = np.asarray(X, dtype=float)
     return np.where(zero_mask(X, zero_tol), 0.0, X)
 
@@ -59,6 +77,23 @@ def first_minimizer(values, tol: float = TIE_TOL) -> int:
 
     The documented tie rule: values that agree to rounding are ties, and the caller's order (block
     order, candidate order) decides between them, never which one compares lower on this CPU.
+
+    Parameters
+    ----------
+    values : array_like
+        The values (NaN and infinities never win while a finite value exists).
+    tol : float, default TIE_TOL
+        The relative tie tolerance.
+
+    Returns
+    -------
+    int
+        The index (0 when no value is finite).
+
+    Raises
+    ------
+    ValueError
+        If ``values`` is empty.
     """
     values = np.asarray(values, dtype=float).ravel()
     if values.size == 0:
@@ -71,7 +106,20 @@ def first_minimizer(values, tol: float = TIE_TOL) -> int:
 
 
 def first_maximizer(values, tol: float = TIE_TOL) -> int:
-    """As :func:`first_minimizer`, for the largest value."""
+    """As :func:`first_minimizer`, for the largest value.
+
+    Parameters
+    ----------
+    values : array_like
+        The values (NaN and infinities never win while a finite value exists).
+    tol : float, default TIE_TOL
+        Values within tol (1 + |max|) of the maximum are ties.
+
+    Returns
+    -------
+    int
+        The index of the first of them.
+    """
     return first_minimizer(-np.asarray(values, dtype=float), tol)
 
 
@@ -88,6 +136,11 @@ def fmt(x, digits: int = 4, *, style: str = "f", floor: float | None = ROUNDING_
     floor : |x| below floor prints as ``< floor`` (e.g. ``< 1e-12``): its digits are rounding.
         None prints every value (for quantities whose size is not rounding, e.g. an exact zero count).
     sign : print a + on nonnegative values (never on a zero: ``+0.0000`` for -0.0 or -1e-17 too).
+
+    Returns
+    -------
+    str
+        The text.
 
     Examples
     --------
@@ -111,12 +164,42 @@ def fmt(x, digits: int = 4, *, style: str = "f", floor: float | None = ROUNDING_
 
 
 def fmt_interval(lo, hi, digits: int = 4, *, floor: float | None = ROUNDING_FLOOR) -> str:
-    """[lo, hi] with both ends through :func:`fmt` (signed)."""
+    """[lo, hi] with both ends through :func:`fmt` (signed).
+
+    Parameters
+    ----------
+    lo, hi : float
+        The ends.
+    digits : int, default 4
+        As for :func:`fmt`.
+    floor : float or None, default 1e-12
+        As for :func:`fmt`.
+
+    Returns
+    -------
+    str
+        ``"[lo, hi]"``.
+    """
     return f"[{fmt(lo, digits, floor=floor, sign=True)}, {fmt(hi, digits, floor=floor, sign=True)}]"
 
 
 def fmt_array(A, digits: int = 4, *, floor: float | None = ROUNDING_FLOOR) -> str:
-    """A small matrix printed row by row through :func:`fmt` (aligned), e.g. a point X."""
+    """A small matrix printed row by row through :func:`fmt` (aligned), e.g. a point X.
+
+    Parameters
+    ----------
+    A : array_like
+        The matrix (or vector).
+    digits : int, default 4
+        As for :func:`fmt`.
+    floor : float or None, default 1e-12
+        As for :func:`fmt`.
+
+    Returns
+    -------
+    str
+        One line per row.
+    """
     A = np.atleast_2d(np.asarray(A, dtype=float))
     cells = [[fmt(v, digits, floor=floor, sign=True) for v in row] for row in A]
     width = max(len(c) for row in cells for c in row)

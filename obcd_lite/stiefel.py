@@ -15,9 +15,27 @@ BRANCHES = ("rot", "ref")
 
 
 def branch_from_cos_sin(branch, c, s) -> np.ndarray:
-    """rot or ref (``branch`` by name or index 0/1) with (cos theta, sin theta) = (c, s):
-    rot = [[c, s], [-s, c]], ref = [[-c, s], [s, c]] (Lemma 2.5). Arrays of (c, s) give shape
-    c.shape + (2, 2)."""
+    """rot or ref with (cos theta, sin theta) = (c, s) (Lemma 2.5).
+
+    rot = [[c, s], [-s, c]], ref = [[-c, s], [s, c]].
+
+    Parameters
+    ----------
+    branch : str or int
+        "rot" or "ref", or its index 0 or 1 in ``BRANCHES``.
+    c, s : float or numpy.ndarray
+        cos theta and sin theta (arrays of the same shape for many angles).
+
+    Returns
+    -------
+    numpy.ndarray
+        (2, 2), or ``c.shape + (2, 2)`` for arrays.
+
+    Raises
+    ------
+    ValueError
+        If ``branch`` is neither.
+    """
     if branch in (0, "rot"):
         rows = [[c, s], [-s, c]]
     elif branch in (1, "ref"):
@@ -29,20 +47,54 @@ def branch_from_cos_sin(branch, c, s) -> np.ndarray:
 
 
 def branch_matrix(branch, theta) -> np.ndarray:
-    """``rot(theta)`` or ``ref(theta)`` by name (or index); an array of angles gives shape theta.shape + (2, 2)."""
+    """``rot(theta)`` or ``ref(theta)`` by name (or index).
+
+    Parameters
+    ----------
+    branch : str or int
+        "rot" or "ref" (or 0, 1).
+    theta : float or array_like
+        The angle(s).
+
+    Returns
+    -------
+    numpy.ndarray
+        (2, 2), or ``theta.shape + (2, 2)`` for an array of angles (the batch axes first, as NumPy's
+        ``matmul`` wants them; :func:`rot` and :func:`ref` put them last).
+    """
     theta = np.asarray(theta, dtype=float)
     return branch_from_cos_sin(branch, np.cos(theta), np.sin(theta))
 
 
 def rot(theta: float) -> np.ndarray:
-    """Givens rotation ``[[cos, sin], [-sin, cos]]`` (Lemma 2.5), det = +1 (an array of angles
-    gives shape (2, 2) + theta.shape)."""
+    """Givens rotation ``[[cos, sin], [-sin, cos]]`` (Lemma 2.5), det = +1.
+
+    Parameters
+    ----------
+    theta : float or array_like
+        The angle(s).
+
+    Returns
+    -------
+    numpy.ndarray
+        (2, 2), or ``(2, 2) + theta.shape`` for an array of angles (the matrix axes first).
+    """
     return _leading(branch_matrix("rot", theta))
 
 
 def ref(theta: float) -> np.ndarray:
-    """Jacobi reflection ``[[-cos, sin], [sin, cos]]`` (Lemma 2.5), det = -1 (an array of angles
-    gives shape (2, 2) + theta.shape)."""
+    """Jacobi reflection ``[[-cos, sin], [sin, cos]]`` (Lemma 2.5), det = -1.
+
+    Parameters
+    ----------
+    theta
+        As for :func:`rot`.
+
+    Returns
+    -------
+    numpy.ndarray
+        As for :func:`rot`.
+    """
     return _leading(branch_matrix("ref", theta))
 
 
@@ -55,6 +107,16 @@ def angle_of(V: np.ndarray) -> tuple[str, float]:
 
     Entries zero to rounding count as zeros (``rounding.snap_point``), so rot(0) computed with a sin
     of -1e-17 is theta = 0, not 2 pi - 1e-17, on every CPU.
+
+    Parameters
+    ----------
+    V : numpy.ndarray
+        (2, 2) orthogonal.
+
+    Returns
+    -------
+    tuple
+        ``(branch, theta)``: "rot" (det V > 0) or "ref", and the angle.
     """
     V = as_matrix(V, "V", (2, 2))
     check_stiefel(V, "V")
@@ -66,27 +128,98 @@ def angle_of(V: np.ndarray) -> tuple[str, float]:
 
 
 def identity_init(n: int, r: int) -> np.ndarray:
-    """The first r columns of I_n, the paper's "(id)" start."""
+    """The first r columns of I_n, the paper's "(id)" start.
+
+    Parameters
+    ----------
+    n, r : int
+        The size of St(n, r), r <= n.
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, r).
+    """
     n, r = _check_sizes(n, r)
     return np.eye(n, r)
 
 
 def random_stiefel(n: int, r: int, rng: np.random.Generator | int | None = None) -> np.ndarray:
-    """A Haar-distributed point of St(n, r) (QR of a Gaussian matrix with sign fix)."""
+    """A Haar-distributed point of St(n, r) (QR of a Gaussian matrix with sign fix).
+
+    Parameters
+    ----------
+    n, r : int
+        The size of St(n, r), r <= n.
+    rng : numpy.random.Generator, int or None
+        The generator or seed.
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, r) with orthonormal columns.
+    """
     n, r = _check_sizes(n, r)
     rng = np.random.default_rng(rng)
     Q, R = np.linalg.qr(rng.standard_normal((n, r)))
     return Q * np.where(np.diag(R) < 0, -1.0, 1.0)
 
 
+def random_start(n: int, r: int, rng: np.random.Generator | int | None = None, h=None) -> np.ndarray:
+    """A random feasible start: Haar on St(n, r), or distinct unit columns where h is infinite there.
+
+    Parameters
+    ----------
+    n, r : int
+        The size of St(n, r).
+    rng : numpy.random.Generator, int or None
+        The generator or seed.
+    h : Penalty, optional
+        The problem's penalty; where h is infinite at the Haar point (X >= 0), the start is r distinct
+        columns of I_n in random order instead (drawn from the same ``rng``).
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, r) with orthonormal columns.
+    """
+    rng = np.random.default_rng(rng)
+    X0 = random_stiefel(n, r, rng=rng)
+    if h is None or np.isfinite(h(X0)):
+        return X0
+    return identity_init(n, n)[:, rng.permutation(n)[:r]]
+
+
 def feasibility(X: np.ndarray) -> float:
-    """``||X^T X - I_r||_F``, the distance from orthonormality."""
+    """``||X^T X - I_r||_F``, the distance from orthonormality.
+
+    Parameters
+    ----------
+    X : array_like
+        (n, r).
+
+    Returns
+    -------
+    float
+        The distance.
+    """
     X = np.asarray(X, dtype=float)
     return float(np.linalg.norm(X.T @ X - np.eye(X.shape[1])))
 
 
 def polar(M: np.ndarray) -> np.ndarray:
-    """The nearest matrix with orthonormal columns to ``M`` (U V^T of its thin SVD)."""
+    """The nearest matrix with orthonormal columns to ``M`` (U V^T of its thin SVD).
+
+    Parameters
+    ----------
+    M : array_like
+        (n, r).
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, r).
+    """
     U, _, Vt = np.linalg.svd(np.asarray(M, dtype=float), full_matrices=False)
     return U @ Vt
 

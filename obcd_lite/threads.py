@@ -27,21 +27,46 @@ def _controller() -> ThreadpoolController:
 
 
 def blas_threads() -> dict[str, int]:
-    """The BLAS libraries loaded now and their thread counts (printed by the benchmarks)."""
+    """The BLAS libraries loaded now and their thread counts (printed by the benchmarks).
+
+    Returns
+    -------
+    dict
+        {library: number of threads}.
+    """
     return {f"{info['internal_api']} ({os.path.basename(info['filepath'])})": info["num_threads"]
             for info in ThreadpoolController().info() if info["user_api"] == "blas"}
 
 
 def blas_threads_report() -> str:
-    """One line for a benchmark's header: the BLAS libraries and their thread counts in the caller, and
-    the solvers' own setting (they run with one, :func:`one_blas_thread`)."""
+    """One line for a benchmark's header.
+
+    The BLAS libraries and their thread counts in the caller, and the solvers' own setting (they run with
+    one, :func:`one_blas_thread`).
+
+    Returns
+    -------
+    str
+        The line.
+    """
     found = ", ".join(f"{name}: {threads}" for name, threads in blas_threads().items()) or "no BLAS library found"
     return f"BLAS threads: {found} (caller's setting; every solver and run_experiment use 1)"
 
 
 @contextmanager
 def blas_threads_limited(limit: int = 1):
-    """Run the block with at most ``limit`` BLAS threads, restoring the previous setting afterwards."""
+    """Run the block with at most ``limit`` BLAS threads, restoring the previous setting afterwards.
+
+    Parameters
+    ----------
+    limit : int, default 1
+        The most threads, >= 1.
+
+    Raises
+    ------
+    ValueError
+        If ``limit`` is not a positive int.
+    """
     if not isinstance(limit, int) or limit < 1:
         raise ValueError(f"limit must be a positive int; got {limit!r}")
     with _controller().limit(limits=limit, user_api="blas"):
@@ -49,7 +74,18 @@ def blas_threads_limited(limit: int = 1):
 
 
 def one_blas_thread(function):
-    """Decorator: ``function`` runs with one BLAS thread (see the module docstring)."""
+    """Decorator: ``function`` runs with one BLAS thread (see the module docstring).
+
+    Parameters
+    ----------
+    function : callable
+        The function to wrap.
+
+    Returns
+    -------
+    callable
+        The wrapped function.
+    """
     @functools.wraps(function)
     def wrapper(*args, **kwargs):
         with blas_threads_limited(1):

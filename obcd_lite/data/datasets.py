@@ -74,6 +74,11 @@ def load_dataset(name: str, *, m: int | None = None, n: int | None = None, rng=0
     **options : "spiked": ``spikes`` (2, fewer if n < 2), ``support_size`` (5, fewer if n < 10),
         ``strengths`` ((30.0, 15.0), one per spike or one for all);
         every set: ``center`` and ``standardize`` (bool, override the set's defaults).
+
+    Returns
+    -------
+    Dataset
+        The data matrix A, its Gram matrix C = A^T A and the metadata of the preprocessing.
     """
     if name not in _LOADERS:
         raise ValueError(f"unknown data set {name!r}; valid names: {', '.join(DATASET_NAMES)}")

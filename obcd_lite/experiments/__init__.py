@@ -5,7 +5,7 @@ Pure compute only (no drawing): ``run_experiment`` -> records and histories as p
 from .metrics import NNZ_TOL, adjusted_explained_variance, normalize_columns, sparsity, support_recovery
 from .paper_tables import (PAPER_LAMS, PAPER_OBCD_RANDN, REFERENCE_CODE_SCALES, convert_lam, coordinate_point,
                            coordinate_threshold, coordinate_value, lam_for_code, matching_scale, paper_table)
-from .interactive import Comparison, compare, default_methods
+from .sparse_pca import Comparison, compare, default_methods
 from .runner import (PROBLEMS, STARTS, Experiment, build_problem, parse_method, run_experiment, start_point,
                      time_to_target)
 

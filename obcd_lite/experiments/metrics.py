@@ -18,7 +18,18 @@ NNZ_TOL = 1e-6
 
 
 def normalize_columns(X) -> np.ndarray:
-    """Loadings with unit columns; zero columns (a fully sparse component) are dropped."""
+    """Loadings with unit columns; zero columns (a fully sparse component) are dropped.
+
+    Parameters
+    ----------
+    X : array_like
+        (n, r) loadings.
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, r') with r' <= r.
+    """
     X = as_matrix(X, "X")
     norms = np.linalg.norm(X, axis=0)
     keep = norms > 0
@@ -58,8 +69,21 @@ def adjusted_explained_variance(X, *, A=None, C=None, cumulative: bool = False):
 
 
 def sparsity(X, tol: float = NNZ_TOL) -> dict:
-    """``nnz`` (entries with |X_ij| > tol), ``density`` (nnz / size) and ``zero_fraction`` (1 - density,
-    the "sparsity" column of the ManPG papers)."""
+    """How sparse X is.
+
+    Parameters
+    ----------
+    X : array_like
+        The loadings.
+    tol : float, default 1e-6
+        Entries with |X_ij| > tol count as nonzero.
+
+    Returns
+    -------
+    dict
+        ``nnz`` (entries with |X_ij| > tol), ``density`` (nnz / size) and ``zero_fraction`` (1 - density,
+        the "sparsity" column of the ManPG papers).
+    """
     X = as_matrix(X, "X")
     tol = check_nonnegative(tol, "tol")
     nnz = count_nonzeros(X, tol)
@@ -68,8 +92,22 @@ def sparsity(X, tol: float = NNZ_TOL) -> dict:
 
 
 def support_recovery(X, support, tol: float = NNZ_TOL) -> float:
-    """Fraction of the planted support (union over components) among the rows where X is nonzero,
-    F1 score of the predicted rows against the planted ones (1.0 = exact recovery)."""
+    """How well the rows where X is nonzero recover the planted support (union over components).
+
+    Parameters
+    ----------
+    X : array_like
+        (n, r) loadings.
+    support : iterable of int
+        The planted rows.
+    tol : float, default 1e-6
+        Entries with |X_ij| > tol count as nonzero.
+
+    Returns
+    -------
+    float
+        The F1 score of the predicted rows against the planted ones (1.0 = exact recovery).
+    """
     X = as_matrix(X, "X")
     planted = set(np.concatenate([np.asarray(s) for s in support]).tolist())
     found = set(np.flatnonzero(np.any(np.abs(X) > tol, axis=1)).tolist())

@@ -33,11 +33,25 @@ from ..validation import as_matrix, check_nonnegative, check_stiefel
 class BlockReport(NamedTuple):
     """The BS_k test of X (Definition 3.6) over the blocks tested.
 
-    ``gaps``: {B: K(I; X, B) - min_V K(V; X, B)}; ``minimizers``: {B: a global minimizer V of K};
-    ``total``: C(n, k); ``sampled``: whether only a sample of the blocks was tested;
-    ``failing``: blocks with gap > the tolerance; ``largest_gap`` and ``worst_block`` (the first block
-    in lexicographic order among gaps equal to the largest to rounding, ``rounding.first_maximizer``);
-    ``tol``: the absolute tolerance used; ``stationary``: no tested block fails.
+    Attributes
+    ----------
+    k, alpha, Q, tol
+        The block size, the proximal parameter, the Q choice and the absolute tolerance used.
+    gaps : dict
+        {B: K(I; X, B) - min_V K(V; X, B)}.
+    minimizers : dict
+        {B: a global minimizer V of K}.
+    total : int
+        C(n, k).
+    sampled : bool
+        Whether only a sample of the blocks was tested.
+    failing : list
+        The blocks with gap > the tolerance.
+    largest_gap, worst_block
+        The largest gap and its block (the first in lexicographic order among gaps equal to the largest
+        to rounding, ``rounding.first_maximizer``).
+    stationary : bool
+        No tested block fails.
     """
 
     k: int
@@ -81,8 +95,22 @@ def _check_block_args(problem, X, k, alpha, Q):
 
 
 def sample_blocks(n: int, k: int, sample: int | None, rng=None) -> tuple[list[tuple], bool]:
-    """The working sets to test: all C(n, k) (``sample`` None or >= C(n, k)), or ``sample``
-    distinct ones drawn uniformly with ``rng``. Returns (blocks, sampled)."""
+    """The working sets to test: all C(n, k), or ``sample`` distinct ones drawn uniformly.
+
+    Parameters
+    ----------
+    n, k : int
+        The number of rows and the block size.
+    sample : int or None
+        None (or >= C(n, k)): every block.
+    rng : int or numpy.random.Generator, optional
+        The draw.
+
+    Returns
+    -------
+    tuple
+        ``(blocks, sampled)``: a list of sorted index tuples and whether it is a sample.
+    """
     total = math.comb(n, k)
     if sample is None or sample >= total:
         return list(itertools.combinations(range(n), k)), False
@@ -104,13 +132,27 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
 
     Parameters
     ----------
-    problem : QuadraticProblem.
-    X : (n, r) point on St(n, r).
-    k : block size, 2 <= k <= n; k > 2 needs h = 0, and Q = "scalar" or "lipschitz" unless k = 3.
-    alpha : the proximal parameter of eq. (11) (the BS_k set depends on it).
-    Q : "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's varsigma) or "lipschitz" (eq. (10), varsigma = L_f).
-    tol : a block fails when its gap exceeds tol (1 + |F(X)|).
-    sample, rng : test ``sample`` blocks drawn uniformly (see :func:`sample_blocks`).
+    problem : QuadraticProblem
+        The problem.
+    X : numpy.ndarray
+        (n, r), a point on St(n, r).
+    k : int, default 2
+        The block size (k > 2 needs h = 0 and a scalar Q (an SVD) or k = 3 (a branch and bound over O(3))).
+    alpha : float, default 1e-5
+        The proximal parameter of eq. (11) (the BS_k set depends on it).
+    Q : str, default "exact"
+        "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's varsigma) or "lipschitz" (varsigma = L_f).
+    tol : float, default 1e-10
+        A block fails when its gap exceeds tol (1 + |F(X)|).
+    sample : int, optional
+        Test this many blocks drawn uniformly (:func:`sample_blocks`); None tests all C(n, k).
+    rng : int or numpy.random.Generator, optional
+        The draw of the sample.
+
+    Returns
+    -------
+    BlockReport
+        The gaps, the minimizers and the verdict.
     """
     X, k, alpha = _check_block_args(problem, X, k, alpha, Q)
     tol = check_nonnegative(tol, "tol")
@@ -121,7 +163,7 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
     scale = 1.0 + abs(problem.F(X))
     abs_tol = tol * scale
     for B in blocks:
-        Qt, P, Z, _ = block_data(problem, X, G, list(B), alpha, Q)
+        Qt, P, Z = block_data(problem, X, G, list(B), alpha, Q)
         stay = majorizer_value(Qt, P, np.eye(k), Z, h)
         if k == 2:
             sol = solve_2x2_unchecked(Qt, P, Z, h)
@@ -148,17 +190,37 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
 
 def block_gaps(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact", sample: int | None = None,
                rng=None) -> dict:
-    """K(I; X, B) - min_V K(V; X, B) for every working set B of size k (or a sample), as {B: gap}.
+    """K(I; X, B) - min_V K(V; X, B) for every working set B of size k (or a sample).
 
     Every gap is >= 0 up to rounding; all are 0 exactly when X is a BS_k point (Definition 3.6).
-    k > 2 needs h = 0 and a scalar Q (an SVD) or k = 3 (a branch and bound over O(3)).
+
+    Parameters
+    ----------
+    problem, X, k, alpha, Q, sample, rng
+        As for :func:`block_report`.
+
+    Returns
+    -------
+    dict
+        {B: gap}.
     """
     return block_report(problem, X, k, alpha=alpha, Q=Q, sample=sample, rng=rng).gaps
 
 
 def is_block_stationary(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact",
                         tol: float = 1e-10, sample: int | None = None, rng=None) -> bool:
-    """Whether X is a BS_k point: every block gap <= tol (1 + |F(X)|) (Definition 3.6)."""
+    """Whether X is a BS_k point: every block gap <= tol (1 + |F(X)|) (Definition 3.6).
+
+    Parameters
+    ----------
+    problem, X, k, alpha, Q, tol, sample, rng
+        As for :func:`block_report`.
+
+    Returns
+    -------
+    bool
+        The verdict.
+    """
     return block_report(problem, X, k, alpha=alpha, Q=Q, tol=tol, sample=sample, rng=rng).stationary
 
 
@@ -170,6 +232,16 @@ def eps_bs_measure(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exa
     the minimum (gap <= tol (1 + |F|)) and ||V* - I||_F^2 for the global minimizer V* the solver
     returns otherwise (exact when the minimizer is unique, an upper bound on a tie). With
     ``sample`` the mean runs over the sampled blocks (an unbiased estimate).
+
+    Parameters
+    ----------
+    problem, X, k, alpha, Q, tol, sample, rng
+        As for :func:`block_report`.
+
+    Returns
+    -------
+    float
+        The measure.
     """
     report = block_report(problem, X, k, alpha=alpha, Q=Q, tol=tol, sample=sample, rng=rng)
     k = report.k
@@ -179,9 +251,22 @@ def eps_bs_measure(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exa
 
 
 def riemannian_gradient_norm(problem, X) -> float:
-    """||grad f(X) - X grad f(X)^T X||_F, zero exactly at the critical points of a smooth problem
-    (Definition 3.4 with h = 0; :func:`~obcd_lite.optimality.criticality.riemannian_residual` is
-    the general one)."""
+    """||grad f(X) - X grad f(X)^T X||_F, zero exactly at the critical points of a smooth problem.
+
+    Definition 3.4 with h = 0; :func:`~obcd_lite.optimality.criticality.riemannian_residual` is the general one.
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        The problem (its ``grad``).
+    X : numpy.ndarray
+        (n, r), a point on St(n, r).
+
+    Returns
+    -------
+    float
+        The norm.
+    """
     if not problem.h.is_zero:
         raise ValueError(f"riemannian_gradient_norm is for h = Zero(); got h = {problem.h!r} "
                          "(with a nonsmooth h use riemannian_residual)")

@@ -38,9 +38,17 @@ MAX_TWO_POINT = 10
 class Residual(NamedTuple):
     """dist(0, d_M F(X)) with its minimizer.
 
-    ``value``: the distance (Frobenius norm); ``G``: the element of grad f(X) + dh(X) that attains
-    it; ``free``: how many entries of dh(X) were free intervals; ``exact``: False only when more than
-    ``MAX_TWO_POINT`` two-point entries forced the hull (then ``value`` is a lower bound).
+    Attributes
+    ----------
+    value : float
+        The distance (Frobenius norm).
+    G : numpy.ndarray
+        The element of grad f(X) + dh(X) that attains it.
+    free : int
+        How many entries of dh(X) were free intervals.
+    exact : bool
+        False only when more than ``MAX_TWO_POINT`` two-point entries forced the hull (then ``value`` is
+        a lower bound).
     """
 
     value: float
@@ -50,7 +58,20 @@ class Residual(NamedTuple):
 
 
 def tangent_part(X: np.ndarray, G: np.ndarray) -> np.ndarray:
-    """A(G) = G - X G^T X, the element of d_M F(X) that G in dF(X) gives (Definition 3.4)."""
+    """A(G) = G - X G^T X, the element of d_M F(X) that G in dF(X) gives (Definition 3.4).
+
+    Parameters
+    ----------
+    X : numpy.ndarray
+        (n, r), a point on St(n, r).
+    G : numpy.ndarray
+        (n, r).
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, r).
+    """
     return G - X @ (G.T @ X)
 
 
@@ -65,6 +86,11 @@ def residual_details(problem, X, *, zero_tol: float | None = None) -> Residual:
         rounding rule (``rounding.zero_mask``: |X_ij| <= 32 eps ||X[:, j]||, so cos(pi/2) = 6e-17 is a
         zero); 0 exact zeros only; a positive number |X_ij| <= zero_tol (e.g. 1e-10 for a proximal
         method's points).
+
+    Returns
+    -------
+    Residual
+        The distance, the subgradient that attains it and how it was computed.
     """
     X = as_matrix(X, "X")
     check_stiefel(X, "X")
@@ -111,14 +137,37 @@ def riemannian_residual(problem, X, *, zero_tol: float | None = None) -> float:
     """dist(0, d_M F(X)) = min ||G - X G^T X||_F over G in grad f(X) + dh(X) (Definition 3.4).
 
     Zero exactly at the critical points. Works for every penalty with a ``subdifferential``
-    (Zero, L1, L0, CappedL1, NonNeg); see :func:`residual_details` for the parameters and the
-    subgradient that attains the distance.
+    (Zero, L1, L0, CappedL1, NonNeg); :func:`residual_details` also returns the subgradient that
+    attains the distance.
+
+    Parameters
+    ----------
+    problem, X, zero_tol
+        As for :func:`residual_details`.
+
+    Returns
+    -------
+    float
+        The distance.
     """
     return residual_details(problem, X, zero_tol=zero_tol).value
 
 
 def is_critical(problem, X, *, tol: float = 1e-8, zero_tol: float | None = None) -> bool:
-    """Whether X is a critical point (Definition 3.4): residual <= tol (1 + ||grad f(X)||_F)."""
+    """Whether X is a critical point (Definition 3.4): residual <= tol (1 + ||grad f(X)||_F).
+
+    Parameters
+    ----------
+    problem, X, zero_tol
+        As for :func:`residual_details`.
+    tol : float, default 1e-8
+        The relative tolerance.
+
+    Returns
+    -------
+    bool
+        The verdict.
+    """
     tol = check_nonnegative(tol, "tol")
     X = as_matrix(X, "X")
     value = riemannian_residual(problem, X, zero_tol=zero_tol)

@@ -49,7 +49,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..solvers.obcd import obcd
-from ..stiefel import identity_init, random_stiefel
+from ..stiefel import random_start
 from ..subproblem.global_3x3 import bisect_boxes
 from ..validation import as_matrix, check_nonnegative, check_stiefel
 
@@ -60,8 +60,22 @@ MAX_N = 5
 class GlobalMinimum(NamedTuple):
     """A certified global minimum: ``lower_bound <= min_{St(n, r)} F <= value = F(X)``.
 
-    ``gap = value - lower_bound``; ``certified`` when gap <= tol; ``boxes``: boxes bounded;
-    ``method``: how the bound was obtained.
+    Attributes
+    ----------
+    X : numpy.ndarray
+        The best point found.
+    value : float
+        F(X).
+    lower_bound : float
+        A certified lower bound of F over St(n, r).
+    gap : float
+        value - lower_bound.
+    certified : bool
+        gap <= tol.
+    boxes : int
+        The boxes bounded.
+    method : str
+        How the bound was obtained.
     """
 
     X: np.ndarray
@@ -79,14 +93,35 @@ def _rotation_plan(n: int, r: int) -> list[tuple[int, int, int]]:
 
 
 def angle_box(n: int, r: int) -> tuple[np.ndarray, np.ndarray]:
-    """The box of angles that covers St(n, r): [-pi, pi] for a rotation onto the diagonal, else
-    [-pi/2, pi/2]."""
+    """The box of angles that covers St(n, r).
+
+    Parameters
+    ----------
+    n, r : int
+        The size of St(n, r).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        The lower and upper ends: [-pi, pi] for a rotation onto the diagonal, else [-pi/2, pi/2].
+    """
     half = np.array([math.pi if top == col else math.pi / 2 for top, _, col in _rotation_plan(n, r)])
     return -half, half
 
 
 def stiefel_angles(X) -> tuple[np.ndarray, float]:
-    """The angles (in :func:`angle_box`) and sign with ``stiefel_from_angles(theta, n, r, sign) == X``."""
+    """The angles (in :func:`angle_box`) and sign with ``stiefel_from_angles(theta, n, r, sign) == X``.
+
+    Parameters
+    ----------
+    X : numpy.ndarray
+        (n, r), a point on St(n, r).
+
+    Returns
+    -------
+    tuple
+        ``(theta, sign)``.
+    """
     X = as_matrix(X, "X")
     check_stiefel(X, "X")
     n, r = X.shape
@@ -103,7 +138,22 @@ def stiefel_angles(X) -> tuple[np.ndarray, float]:
 
 
 def stiefel_from_angles(theta, n: int, r: int, sign=1.0) -> np.ndarray:
-    """X(theta) = G_1^T ... G_m^T E_r (times diag(1, .., sign) for r = n); theta may be a batch (..., m)."""
+    """X(theta) = G_1^T ... G_m^T E_r (times diag(1, .., sign) for r = n).
+
+    Parameters
+    ----------
+    theta : numpy.ndarray
+        (m,) angles, or a batch (..., m).
+    n, r : int
+        The size of St(n, r).
+    sign : float, default 1.0
+        The sign of the last column for r = n.
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, r), or (..., n, r) for a batch.
+    """
     theta = np.asarray(theta, dtype=float)
     lead = theta.shape[:-1]
     theta = theta.reshape(-1, theta.shape[-1])
@@ -231,9 +281,7 @@ def _local_starts(problem, n, r, starts, rng):
     rng = np.random.default_rng(rng)
     best = None
     for s in range(starts):
-        X0 = random_stiefel(n, r, rng=rng)
-        if not np.isfinite(problem.h(X0)):  # X >= 0: start from distinct unit columns
-            X0 = identity_init(n, n)[:, rng.permutation(n)[:r]]
+        X0 = random_start(n, r, rng, problem.h)  # X >= 0: distinct unit columns
         res = obcd(problem, X0, working_set="cyclic", max_iter=60 * math.comb(n, 2), rng=s)
         if best is None or res.F < best[1]:
             best = (res.X, res.F)
@@ -241,7 +289,18 @@ def _local_starts(problem, n, r, starts, rng):
 
 
 def sign_invariant(problem) -> bool:
-    """Whether F(X S) = F(X) for every S = diag(+-1): h even (``symmetric``), no linear term, D diagonal."""
+    """Whether F(X S) = F(X) for every S = diag(+-1): h even (``symmetric``), no linear term, D diagonal.
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        The problem.
+
+    Returns
+    -------
+    bool
+        The verdict.
+    """
     D = problem.D
     return bool(problem.h.symmetric and problem.L is None and (D is None or np.count_nonzero(D - np.diag(np.diag(D))) == 0))
 
@@ -259,10 +318,16 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
     r : number of columns (needed when neither D nor L fixes it).
     tol : the gap to certify (absolute).
     max_boxes : budget of boxes bounded; when it runs out the gap reached is reported.
-    starts : OBCD runs for the first upper bound; rng : their seed.
+    starts : OBCD runs for the first upper bound.
+    rng : their seed.
     time_limit : seconds (None: no limit; the result then does not depend on the machine); when it runs
         out the gap reached is reported, as for ``max_boxes``.
     chunk : boxes bounded per batch (memory: about 8 m n r chunk bytes for the derivatives).
+
+    Returns
+    -------
+    GlobalMinimum
+        The best point, its value and the certified lower bound.
     """
     n = problem.n
     if n > MAX_N:

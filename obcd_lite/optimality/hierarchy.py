@@ -39,13 +39,29 @@ from .global_search import MAX_N, GlobalMinimum, global_minimum
 class Classification:
     """The certificates of X at every level (see :func:`classify`).
 
-    ``residual``: dist(0, d_M F(X)) with its subgradient (Definition 3.4); ``critical``;
-    ``blocks``: {k: BlockReport} (Definition 3.6); ``bs``: {k: bool};
-    ``global_min``: the certified global search (or None); ``is_global``: False when a point with
-    lower F is known (F(X) > its value + tol (1 + |F|)), else True when F(X) <= the certified lower
-    bound + gap_tol, else None (undecided);
-    ``levels``: {name: bool or None} in the paper's order; ``strongest``: the last level attained;
-    ``nested``: False when X attains a level but not one the paper puts below it.
+    Attributes
+    ----------
+    F : float
+        F(X).
+    residual : Residual
+        dist(0, d_M F(X)) with its subgradient (Definition 3.4).
+    critical : bool
+        The criticality verdict.
+    blocks : dict
+        {k: BlockReport} (Definition 3.6).
+    bs : dict
+        {k: bool}.
+    global_min : GlobalMinimum or None
+        The certified global search.
+    is_global : bool or None
+        False when a point with lower F is known (F(X) > its value + tol (1 + |F|)), else True when
+        F(X) <= the certified lower bound + gap_tol, else None (undecided).
+    levels : dict
+        {name: bool or None} in the paper's order.
+    strongest : str
+        The last level attained.
+    nested : bool
+        False when X attains a level but not one the paper puts below it.
     """
 
     F: float
@@ -60,8 +76,15 @@ class Classification:
     nested: bool
 
     def summary(self) -> str:
-        """A text report of every certificate, the same on every CPU (numbers through ``rounding.fmt``:
-        certificates at rounding level print as ``< 1e-12``)."""
+        """A text report of every certificate, the same on every CPU.
+
+        Numbers go through ``rounding.fmt``: certificates at rounding level print as ``< 1e-12``.
+
+        Returns
+        -------
+        str
+            The report.
+        """
         lines = [f"F(X) = {fmt(self.F, 6)}",
                  f"critical: {self.critical}  (dist(0, d_M F(X)) = {fmt(self.residual.value, 2, style='e')}, "
                  f"{self.residual.free} free subgradient entries)"]
@@ -88,13 +111,15 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
 
     Parameters
     ----------
-    problem : QuadraticProblem; X : (n, r) point on St(n, r).
+    problem : QuadraticProblem.
+    X : (n, r) point on St(n, r).
     alpha : the proximal parameter of eq. (11) (the BS_k sets depend on it).
     Q : "exact", "scalar" or "lipschitz" (varsigma = L_f); None takes "scalar" for h = 0 (so every k can be
         tested, Lemma 2.3(b)) and "exact" otherwise (k = 2 only: the breakpoint search).
     ks : block sizes to test; default (2,) for h != 0 or Q = "exact", 2..n for h = 0 with a scalar Q
         (with Q = "exact" and h = 0, ks = (2, 3) also works: a branch and bound over O(3)).
     global_search : run :func:`global_minimum` (n <= 5 only) unless ``global_min`` is given.
+    global_min : a :class:`GlobalMinimum` already computed for this problem (reused, not recomputed).
     tol : criticality tolerance, relative to 1 + ||grad f(X)||_F (the residual is first order).
     block_tol : a block fails when its gap exceeds block_tol (1 + |F|). A gap is second order in the
         distance to stationarity (about residual^2 / (2 (varsigma + alpha))) and a residual first
@@ -106,6 +131,11 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
         package's rounding rule (``rounding.zero_mask``, |X_ij| <= 32 eps ||X[:, j]||); 0: exact zeros
         only (X judged as given); a positive number: |X_ij| <= zero_tol (a proximal method leaves zeros
         at 1e-16 .. 1e-10).
+
+    Returns
+    -------
+    Classification
+        Every certificate and the levels X attains.
     """
     X = as_matrix(X, "X")
     check_stiefel(X, "X")

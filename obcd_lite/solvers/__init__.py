@@ -45,7 +45,23 @@ SOLVERS = {
 
 
 def get_solver(name: str):
-    """The solver registered as ``name``; an unknown name lists the valid ones."""
+    """The solver registered as ``name``.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`SOLVERS`.
+
+    Returns
+    -------
+    callable
+        ``solver(problem, X0, *, max_iter, time_limit, rng, callback, log_every, **options) -> Result``.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is unknown (the message lists the valid ones).
+    """
     try:
         return SOLVERS[name]
     except (KeyError, TypeError):

@@ -33,7 +33,20 @@ DEFAULT_MAX_ITER = 500
 
 
 def cayley_matrix(W: np.ndarray, tau: float) -> np.ndarray:
-    """Q = (I + tau/2 W)^{-1} (I - tau/2 W), the Cayley transform of the skew matrix W (Lemma A.3)."""
+    """Q = (I + tau/2 W)^{-1} (I - tau/2 W), the Cayley transform of the skew matrix W (Lemma A.3).
+
+    Parameters
+    ----------
+    W : numpy.ndarray
+        (n, n) skew-symmetric.
+    tau : float
+        The step.
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, n) orthogonal with det = +1.
+    """
     W = as_matrix(W, "W")
     if W.shape[0] != W.shape[1]:
         raise ValueError(f"W must be square, got shape {W.shape}")
@@ -47,6 +60,20 @@ def cayley_step(X: np.ndarray, G: np.ndarray, tau: float) -> np.ndarray:
     For n > 2r Wen & Yin's low-rank (Sherman-Morrison-Woodbury) form is used,
     Y(tau) = X - tau U (I + tau/2 V^T U)^{-1} V^T X with U = [G, X], V = [X, -G],
     so only a 2r x 2r system is solved.
+
+    Parameters
+    ----------
+    X : numpy.ndarray
+        (n, r), a point on St(n, r).
+    G : numpy.ndarray
+        (n, r), the (Euclidean) gradient at X.
+    tau : float
+        The step.
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, r), the next point on St(n, r).
     """
     n, r = X.shape
     if n <= 2 * r:
@@ -70,7 +97,8 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
     ----------
     problem : object with ``F(X)``, ``grad(X)`` (gradient of the smooth part) and ``h``.
     X0 : (n, r) array on St(n, r).
-    max_iter : iteration budget (default 500); time_limit : seconds.
+    max_iter : iteration budget (default 500).
+    time_limit : seconds (default none).
     rng : accepted for the common solver signature; the method draws nothing.
     callback : called with a :class:`~obcd_lite.results.Step` after every iteration (``info``
         holds the step ``tau``); returning True stops.
@@ -154,7 +182,13 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
 
 
 def cayley_symbolic() -> tuple:
-    """Lemma A.3 in sympy: (a, tau, Q) with Q = (I + tau/2 A)^{-1} (I - tau/2 A), A = [[0, a], [-a, 0]]."""
+    """Lemma A.3 in sympy: Q = (I + tau/2 A)^{-1} (I - tau/2 A) with A = [[0, a], [-a, 0]].
+
+    Returns
+    -------
+    tuple
+        ``(a, tau, Q)``: the two real sympy symbols and the 2 x 2 sympy matrix.
+    """
     import sympy as sp
 
     a, tau = sp.symbols("a tau", real=True)
@@ -162,21 +196,3 @@ def cayley_symbolic() -> tuple:
     eye = sp.eye(2)
     return a, tau, sp.simplify((eye + tau / 2 * A).inv() * (eye - tau / 2 * A))
 
-
-def check_cayley_det(Q: "sympy.MatrixBase") -> bool:  # noqa: F821 (sympy is imported lazily)
-    """Exercise helper: ``Q`` must be the Cayley matrix of Lemma A.3 built in sympy from real
-    symbols ``a`` and ``tau``; checks that it is and that det(Q) simplifies to exactly 1.
-    """
-    import sympy as sp
-
-    if not isinstance(Q, sp.MatrixBase) or Q.shape != (2, 2):
-        raise TypeError(f"Q must be a 2x2 sympy Matrix, got {type(Q).__name__}")
-    _, _, reference = cayley_symbolic()
-    same = sp.simplify(Q - reference) == sp.zeros(2, 2)
-    det = sp.simplify(Q.det())
-    print(f"Q equals (I + tau/2 A)^(-1) (I - tau/2 A): {same}")
-    print(f"det(Q) simplifies to: {det}")
-    ok = bool(same and det == 1)
-    print("correct: det Q = 1 for every a and tau, so Q is a rotation" if ok else
-          "not yet: build Q from sympy.symbols('a tau', real=True) and simplify its det")
-    return ok

@@ -33,8 +33,22 @@ HISTORY_COLUMNS = ("surrogate", "raw_feasibility", "split_residual")
 
 
 def check_prox_penalty(problem, solver: str) -> None:
-    """Raise UnsupportedProblemError unless ``problem.h`` has a proximal map (the splitting
-    methods reach h only through it)."""
+    """Raise UnsupportedProblemError unless ``problem.h`` has a proximal map.
+
+    The splitting methods reach h only through it.
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        The problem.
+    solver : str
+        The solver's name, for the message.
+
+    Raises
+    ------
+    UnsupportedProblemError
+        If ``problem.h`` has no ``prox``.
+    """
     h = getattr(problem, "h", None)
     if not isinstance(h, Penalty):
         raise TypeError(f"{solver}: problem.h must be a Penalty, got {type(h).__name__}")
@@ -44,32 +58,105 @@ def check_prox_penalty(problem, solver: str) -> None:
 
 
 def has_surrogate(problem) -> bool:
-    """Whether the paper scores this problem by its X >= 0 surrogate (h an indicator: not finite)."""
+    """Whether the paper scores this problem by its X >= 0 surrogate (h an indicator: not finite).
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        The problem.
+
+    Returns
+    -------
+    bool
+        The verdict.
+    """
     return not problem.h.finite
 
 
 def nonneg_surrogate(problem, X: np.ndarray, weight: float = SURROGATE_WEIGHT, f: float | None = None) -> float:
-    """f(X) + weight ||min(0, X)||_F, the paper's score of an infeasible X >= 0 run (App. E.1);
-    ``f`` is f(X) when the caller has it."""
+    """f(X) + weight ||min(0, X)||_F, the paper's score of an infeasible X >= 0 run (App. E.1).
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        The problem.
+    X : numpy.ndarray
+        (n, r).
+    weight : float, default 1000.0
+        The weight of the negative part.
+    f : float, optional
+        f(X) when the caller has it.
+
+    Returns
+    -------
+    float
+        The score.
+    """
     f = float(problem.f(X)) if f is None else float(f)
     return f + weight * float(np.linalg.norm(np.minimum(X, 0.0)))
 
 
 def paper_count_F(problem, X: np.ndarray, tol: float = PAPER_ZERO_TOL) -> float:
-    """f(X) + h(X with |X_ij| <= tol set to 0): the paper's tables count |X_ij| > 1e-6."""
+    """f(X) + h(X with |X_ij| <= tol set to 0): the paper's tables count |X_ij| > 1e-6.
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        The problem.
+    X : numpy.ndarray
+        (n, r).
+    tol : float, default 1e-6
+        Entries at or below it count as zeros.
+
+    Returns
+    -------
+    float
+        The value.
+    """
     return float(problem.f(X)) + float(problem.h(np.where(np.abs(X) <= tol, 0.0, X)))
 
 
 def progress_score(problem, X: np.ndarray, F: float, f: float | None = None) -> float:
-    """What a stopping rule watches: F where finite, else the surrogate (X >= 0); ``f`` is f(X)
-    when the caller has it."""
+    """What a stopping rule watches: F where finite, else the surrogate (X >= 0).
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        The problem.
+    X : numpy.ndarray
+        (n, r).
+    F : float
+        F(X).
+    f : float, optional
+        f(X) when the caller has it.
+
+    Returns
+    -------
+    float
+        The score.
+    """
     if np.isfinite(F) or not has_surrogate(problem):
         return F
     return nonneg_surrogate(problem, X, f=f)
 
 
 def log_columns(problem, X: np.ndarray, raw: np.ndarray) -> dict:
-    """The extra history columns of one logged iterate."""
+    """The extra history columns of one logged iterate.
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        The problem.
+    X : numpy.ndarray
+        (n, r), the point on St(n, r).
+    raw : numpy.ndarray
+        The method's structured (infeasible) copy.
+
+    Returns
+    -------
+    dict
+        {column: value}.
+    """
     return {"surrogate": nonneg_surrogate(problem, X) if has_surrogate(problem) else np.nan,
             "raw_feasibility": feasibility(raw), "split_residual": float(np.linalg.norm(X - raw))}
 
@@ -85,12 +172,13 @@ def infeasible_info(problem, X: np.ndarray, raw: np.ndarray, *, returned: str, r
     raw : the method's structured copy (sparse / nonnegative, not orthonormal).
     returned : which copy X is, in words (e.g. "P, the orthogonal copy (polar factor)").
     raw_name : the raw copy's name in the method (e.g. "Q").
-    extra : solver-specific entries added as they are.
+    **extra : solver-specific entries added as they are.
 
     Returns
     -------
-    dict with ``returned, feasibility, on_stiefel, raw_name, raw, raw_feasibility, F_raw, split_residual,``
-    ``F_paper_count`` and, for X >= 0, ``surrogate`` (of X) and ``negative_part`` ||min(0, X)||_F.
+    dict
+        ``returned, feasibility, on_stiefel, raw_name, raw, raw_feasibility, F_raw, split_residual,
+        F_paper_count`` and, for X >= 0, ``surrogate`` (of X) and ``negative_part`` ||min(0, X)||_F.
     """
     feas = feasibility(X)
     info = {
@@ -116,6 +204,20 @@ def check_start(problem, X0, solver: str) -> np.ndarray:
 
     Unlike ``problem.check_point`` this accepts h(X0) = inf: an infeasible method may start
     from a point of St(n, r) with negative entries (the paper's "(rnd)" starts for X >= 0).
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        The problem.
+    X0 : array_like
+        (n, r).
+    solver : str
+        The solver's name, for the messages.
+
+    Returns
+    -------
+    numpy.ndarray
+        The copy.
     """
     X = as_matrix(X0, "X0").copy()
     check_stiefel(X, "X0")

@@ -103,11 +103,18 @@ TARGET_GAP = 1e-7
 class TangentProxStep:
     """The solution of ManPG's subproblem at X (see :func:`manpg_subproblem`).
 
-    D : the step, tangent at X (X^T D + D^T X = 0 to the Newton tolerance).
-    Lam : the symmetric multiplier with X + D = prox_{t h}(X - t G + 2 t X Lam).
-    iterations : Newton steps taken.
-    residual : ||X^T Z + Z^T X - 2 I||_F at the returned Lam (Z = X + D).
-    converged : False when the Newton method stopped at its iteration cap.
+    Attributes
+    ----------
+    D : numpy.ndarray
+        The step, tangent at X (X^T D + D^T X = 0 to the Newton tolerance).
+    Lam : numpy.ndarray
+        The symmetric multiplier with X + D = prox_{t h}(X - t G + 2 t X Lam).
+    iterations : int
+        Newton steps taken.
+    residual : float
+        ||X^T Z + Z^T X - 2 I||_F at the returned Lam (Z = X + D).
+    converged : bool
+        False when the Newton method stopped at its iteration cap.
     """
 
     D: np.ndarray
@@ -245,7 +252,8 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
     ----------
     problem : QuadraticProblem (``grad``, ``f_from_grad``, ``F``, ``h``, and ``C``/``D`` for L).
     X0 : (n, r) array on St(n, r).
-    max_iter : iteration budget (default 20000, the reference demo's); time_limit : seconds.
+    max_iter : iteration budget (default 20000, the reference demo's).
+    time_limit : seconds (default none).
     rng : accepted for the common signature; the method draws nothing.
     callback : called with a :class:`~obcd_lite.results.Step` after every iteration (``info``:
         ``alpha, t, opt_norm, inner``); returning True stops.
@@ -345,11 +353,25 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
 @one_blas_thread
 def manpg_ada(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
               callback: Callable[[Step], bool | None] | None = None, log_every: int = 1, **options) -> Result:
-    """ManPG-Ada (Chen, Ma, So, Zhang 2020; reference
-    ``chenshixiang/ManPG:manpg_code_share/SPCA/manpg_orth_sparse_adap.m``): ManPG whose step t
+    """ManPG-Ada (Chen, Ma, So, Zhang 2020): ManPG with an adaptive step.
+
+    Reference ``chenshixiang/ManPG:manpg_code_share/SPCA/manpg_orth_sparse_adap.m``: ManPG whose step t
     grows by 1.01 after a step without backtracking and shrinks to max(t0, t/1.01) after one
     with. Same options and differences as :func:`manpg` (which see); in particular the stop is
-    ||D||^2/t^2 < tol here, where the code only stops at F < F_ManPG + 1e-7 (``F_target``)."""
+    ||D||^2/t^2 < tol here, where the code only stops at F < F_ManPG + 1e-7 (``F_target``).
+
+    Parameters
+    ----------
+    problem, X0, max_iter, time_limit, rng, callback, log_every
+        As for :func:`manpg`.
+    **options
+        :func:`manpg`'s options.
+
+    Returns
+    -------
+    Result
+        ``solver = "manpg_ada"``.
+    """
     if "adaptive" in options:
         raise TypeError("manpg_ada is manpg(adaptive=True); do not pass adaptive")
     return manpg(problem, X0, max_iter=max_iter, time_limit=time_limit, rng=rng, callback=callback,

@@ -17,6 +17,32 @@ QuadraticProblem with a built-in penalty, no callback: the whole iteration in nu
 :mod:`.obcd_kernel`, called in chunks between log points and clock checks). Both draw the
 working sets from the same batches and run the same compiled k = 2 arithmetic
 (``block_arithmetic``, the sweep), so their iterates agree bit for bit.
+
+Reading map: one step, file by file
+-----------------------------------
+Read these in order (about 1,050 lines in all, docstrings included); every name is in the glossary of the site's
+package page (``docs/package.md``).
+
+1. ``solvers/obcd.py`` — :func:`obcd` (below): checks, the engine, the working sets B
+   (:func:`working_sets`), then the loop: one step is the five lines after ``B = next(blocks)``.
+2. ``subproblem/majorizer.py`` — ``block_data``: (Qt, P, Z) of problem (3), the majorizer K of
+   eq. (11) up to its constant (Lemma 2.3(a)). Its NumPy lines are the formula; for k = 2 a
+   ``QuadraticProblem`` computes the same numbers compiled (``problems.QuadraticProblem.block_2x2``
+   -> ``block_arithmetic.block_2x2``, so both engines do the same floating-point operations).
+3. ``subproblem/reference.py`` — *how* the k = 2 subproblem is solved: Appendix B's breakpoint
+   search, corrected, in plain loops (``reference_2x2``). Read it instead of the compiled code.
+4. ``subproblem/breakpoint.py`` — ``solve_2x2_unchecked``: what OBCD calls. It computes the
+   coefficients of eq. (1-D) and hands them to the compiled sweep (``sweep.sweep_2x2``: the same
+   candidates as the reference, in the angle theta, with pruning; its helpers ``crossings``,
+   ``window``, ``arcs``, ``polynomial_roots`` are for speed, not for understanding) and returns
+   V and the new rows V Z with their zeros exact. For k > 2 (h = 0): ``majorizer.solve_kxk``.
+5. ``problems.py`` — ``QuadraticProblem.apply_step`` -> ``block_arithmetic.step_2x2``: the exact
+   change of f and the O(nr) gradient update G += C(:, B) dZ D (Appendix C.3); back in
+   :func:`obcd`, F += that change + h(VZ) - h(Z) and X(B, :) <- V Z.
+6. ``results.py`` — ``Recorder.after_step``: history, callback, stop rules; ``Recorder.result``.
+
+The compiled engine (``solvers/obcd_kernel.py``, ``run_steps``) is steps 2-5 in one numba loop
+calling the same functions; read its docstring, not its body.
 """
 from __future__ import annotations
 
@@ -52,6 +78,11 @@ def working_sets(n: int, k: int, rule: str, rng=None):
     rule : "random" (uniform over the C(n, k) subsets, independently each time) or
         "cyclic" (every subset in lexicographic order, then again).
     rng : int seed or Generator for "random".
+
+    Returns
+    -------
+    generator of numpy.ndarray
+        The working sets, one after the other.
     """
     return (B for batch in _working_set_batches(n, k, rule, rng) for B in batch)
 
@@ -119,7 +150,8 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     ----------
     problem : QuadraticProblem (or any object with the same methods).
     X0 : (n, r) array on St(n, r).
-    max_iter : iteration budget (default 10,000); time_limit : seconds (default none).
+    max_iter : iteration budget (default 10,000).
+    time_limit : seconds (default none).
     rng : int seed or Generator for the random working sets.
     callback : called with a :class:`~obcd_lite.results.Step` (read-only X, B, V, F before and
         after) after every iteration; returning True stops.
@@ -182,7 +214,7 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     it = 0
     for it in range(1, max_iter + 1):
         B = next(blocks)
-        Qt, P, Z, _ = block_data(problem, X, G, B, alpha, Q)
+        Qt, P, Z = block_data(problem, X, G, B, alpha, Q)
         if k == 2:
             sol = solve_2x2_unchecked(Qt, P, Z, h, branches)
             V, VZ = sol.V, sol.VZ

@@ -7,8 +7,9 @@ the same compiled functions, so the iterates agree bit for bit:
 
 1. block data of Lemma 2.3(a), ``block_arithmetic.block_2x2``: Z = X(B, :), Q of eq. (9) or (10),
    Qt = Q + alpha I and P;
-2. the coefficients of eq. (1-D) and the compiled sweep ``subproblem.sweep.sweep_2x2`` (called,
-   not copied), which returns V Z with its zeros to rounding exact (h = 0: V Z by ``rotate_rows``);
+2. the coefficients of eq. (1-D) and the compiled sweep ``subproblem.sweep.sweep_into`` (the body of
+   ``sweep_2x2``, called with one workspace, not copied), which returns V Z with its zeros to rounding
+   exact (h = 0: V Z by ``rotate_rows``); to read the search, see ``subproblem/reference.py``;
 3. X(B, :) <- V Z, with the exact change of h;
 4. ``block_arithmetic.step_2x2``: the exact change of f and G += C(:, B) dZ D (Appendix C.3 (i)),
    a rank-2 update read row by row from the rows B of the symmetric C.
@@ -30,10 +31,6 @@ from numba import njit
 from ..block_arithmetic import block_2x2, step_2x2
 from ..penalties import CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND
 from ..subproblem.sweep import coefficients_2x2, rotate_rows, sweep_into, sweep_workspace
-
-#: Columns of the optional per-step trace: F before - F after, ||V - I||_F^2.
-TRACE_COLUMNS = ("decrease", "move")
-
 
 @njit(cache=True)
 def _penalty_value(M, kind, lam, tau):
@@ -66,15 +63,22 @@ def run_steps(C, D, X, G, blocks, alpha, exact, kind, lam, tau, first, last, F, 
 
     Parameters
     ----------
-    C : (n, n) symmetric, C-contiguous. D : (r, r), or (0, 0) for D = I.
+    C : (n, n) symmetric, C-contiguous.
+    D : (r, r), or (0, 0) for D = I.
     X, G : (n, r) C-contiguous iterate and gradient grad f(X) = C X D + L, updated in place.
     blocks : (m, 2) int64 working sets, rows b0 < b1.
-    alpha : proximal parameter of eq. (11). exact : Q of eq. (9) (True) or eq. (10) (False).
+    alpha : proximal parameter of eq. (11).
+    exact : Q of eq. (9) (True) or eq. (10) (False).
     kind, lam, tau : the penalty as the sweep reads it (``ZERO_KIND`` for h = 0).
     first, last : branches searched, 0 (rot) to 1 (ref) inclusive.
     F : F(X) on entry (tracked exactly from the change of the two rows).
     trace : (m, 2) array that receives F before - F after and ||V - I||_F^2 of every step, or
         (0, 2) for none.
+
+    Returns
+    -------
+    float
+        The tracked F after the steps.
     """
     r = X.shape[1]
     Z = np.empty((2, r))

@@ -61,8 +61,23 @@ from .obcd import COMPILED_CHUNK, DEFAULT_MAX_ITER, WORKING_SET_RULES, working_s
 
 
 def block_step(problem, X: np.ndarray, G: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, float, float]:
-    """The step on the rows B: ``(V, t, bound)`` with V = Cayley(W, t), t = 1 / (2 L_B) and the
-    guaranteed decrease ``bound`` = ||W||_F^2 / (8 L_B) (0 when W = 0: V = I)."""
+    """The step on the rows B: V = Cayley(W, t) with t = 1 / (2 L_B).
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        The problem.
+    X, G : numpy.ndarray
+        (n, r), the iterate and grad f(X).
+    B : numpy.ndarray
+        The k row indices.
+
+    Returns
+    -------
+    tuple
+        ``(V, t, bound)``: the k x k rotation, the step and the guaranteed decrease
+        ||W||_F^2 / (8 L_B) (0 when W = 0: V = I).
+    """
     Z = X[B]
     M = G[B] @ Z.T
     W = M - M.T
@@ -76,10 +91,27 @@ def block_step(problem, X: np.ndarray, G: np.ndarray, B: np.ndarray) -> tuple[np
 
 @njit(cache=True)
 def pair_steps(C, D, X, G, blocks, F, out):
-    """Do the k = 2 steps of ``blocks`` ((m, 2) int64) in place on X and G; return the tracked F.
+    """Do the k = 2 steps of ``blocks`` in place on X and G; return the tracked F.
 
-    ``out`` (m, 3) receives t, the guaranteed decrease ||W||_F^2 / (8 L_B) and b = t w / 2 of each
-    step (V is the Cayley rotation of b, see the module docstring)."""
+    Parameters
+    ----------
+    C, D : numpy.ndarray
+        The quadratic f's data (D (0, 0) for the identity).
+    X, G : numpy.ndarray
+        (n, r), the iterate and grad f(X), updated in place.
+    blocks : numpy.ndarray
+        (m, 2) int64 working sets.
+    F : float
+        F(X) on entry.
+    out : numpy.ndarray
+        (m, 3), receives t, the guaranteed decrease ||W||_F^2 / (8 L_B) and b = t w / 2 of each step
+        (V is the Cayley rotation of b, see the module docstring).
+
+    Returns
+    -------
+    float
+        The tracked F after the steps.
+    """
     r = X.shape[1]
     Z, ZD, dZ, buf = np.empty((2, r)), np.empty((2, r)), np.empty((2, r)), np.empty((2, r))
     Qt, P = np.empty((4, 4)), np.empty((2, 2))
@@ -119,7 +151,8 @@ def obcd_step(problem, X0, *, max_iter: int | None = None, time_limit: float | N
     ----------
     problem : :class:`~obcd_lite.problems.QuadraticProblem` (or an object with its methods) with h = 0.
     X0 : (n, r) array on St(n, r).
-    max_iter : iteration budget (default 10,000); time_limit : seconds.
+    max_iter : iteration budget (default 10,000).
+    time_limit : seconds (default none).
     rng : int seed or Generator for the random working sets (the same draws as :func:`~.obcd.obcd`).
     callback : called with a :class:`~obcd_lite.results.Step` after every iteration (``info`` holds
         the step ``t`` and the guaranteed decrease ``bound``); returning True stops.

@@ -62,7 +62,8 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     ----------
     problem : QuadraticProblem (L_f from its C and D); ``problem.h`` needs a proximal map.
     X0 : (n, r) array on St(n, r); h(X0) may be +inf (a random start for X >= 0).
-    max_iter : iteration budget (default 1000, the ICML paper's T); time_limit : seconds.
+    max_iter : iteration budget (default 1000, the ICML paper's T).
+    time_limit : seconds (default none).
     rng : accepted for the common solver signature; the method draws nothing.
     callback : called with a :class:`~obcd_lite.results.Step` (the X on St(n, r)) after every
         iteration; returning True stops.

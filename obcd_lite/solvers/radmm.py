@@ -71,13 +71,16 @@ def radmm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
     ----------
     problem : object with ``grad``, ``f``, ``F`` and ``h`` (a Penalty with a proximal map).
     X0 : (n, r) array on St(n, r); h(X0) may be +inf (a random start for X >= 0).
-    max_iter : iteration budget (default 20,000); time_limit : seconds.
+    max_iter : iteration budget (default 20,000).
+    time_limit : seconds (default none).
     rng : accepted for the common solver signature; the method draws nothing.
     callback : called with a :class:`~obcd_lite.results.Step` (the X on St(n, r)) after every
         iteration; returning True stops.
     log_every : history row every this many iterations.
-    rho : penalty of X = Z (code: 100). eta : Riemannian step size (code: 1e-2).
-    gamma : Moreau-envelope parameter (code: 1e-6). tol : relative residual tolerance (code: 1e-4).
+    rho : penalty of X = Z (code: 100).
+    eta : Riemannian step size (code: 1e-2).
+    gamma : Moreau-envelope parameter (code: 1e-6).
+    tol : relative residual tolerance (code: 1e-4).
 
     Returns
     -------

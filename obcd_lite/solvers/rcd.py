@@ -81,11 +81,28 @@ _EMPTY = np.empty((0, 0))
 
 @njit(cache=True)
 def rcd_updates(X, G, pairs, stepsize, fresh, C, D, eta_out):
-    """Do the updates of ``pairs`` ((m, 2) int64, rows i < j) in place on X; return the change of f.
+    """Do the updates of ``pairs`` in place on X; return the change of f.
 
-    fresh : False uses G as given (linearized) and returns 0.0; True keeps G = grad f(X) of the
-    quadratic f (C, D as in ``step_2x2``) up to date after every update and returns the exact
-    change of f. ``eta_out[0]`` receives the last angle.
+    Parameters
+    ----------
+    X, G : numpy.ndarray
+        (n, r), the iterate and the gradient.
+    pairs : numpy.ndarray
+        (m, 2) int64, rows i < j.
+    stepsize : float
+        The step on the angle.
+    fresh : bool
+        False uses G as given (linearized) and returns 0.0; True keeps G = grad f(X) of the quadratic f
+        up to date after every update and returns the exact change of f.
+    C, D : numpy.ndarray
+        The quadratic f's data, as in ``block_arithmetic.step_2x2``.
+    eta_out : numpy.ndarray
+        (1,), receives the last angle.
+
+    Returns
+    -------
+    float
+        The change of f (0.0 when not ``fresh``).
     """
     r = X.shape[1]
     dZ = np.empty((2, r))
@@ -113,15 +130,40 @@ def rcd_updates(X, G, pairs, stepsize, fresh, C, D, eta_out):
 
 
 def angle_lipschitz(problem: QuadraticProblem, r: int) -> float:
-    """L_eta = sqrt(2) (||C|| ||D|| sqrt(r) + ||L||_F) + 2 ||C|| ||D||, a bound on the second derivative
-    of f along any pair rotation of a point of St(n, r) (module docstring)."""
+    """A bound on the second derivative of f along any pair rotation of a point of St(n, r).
+
+    L_eta = sqrt(2) (||C|| ||D|| sqrt(r) + ||L||_F) + 2 ||C|| ||D|| (module docstring).
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        The problem.
+    r : int
+        The number of columns.
+
+    Returns
+    -------
+    float
+        L_eta.
+    """
     curvature = problem.lipschitz()
     linear = 0.0 if problem.L is None else float(np.linalg.norm(problem.L))
     return float(np.sqrt(2.0) * (curvature * np.sqrt(r) + linear) + 2.0 * curvature)
 
 
 def all_pairs(n: int) -> np.ndarray:
-    """The C(n, 2) pairs (i, j), i < j, in the code's (lexicographic) order, as an int64 array."""
+    """The C(n, 2) pairs (i, j), i < j, in the code's (lexicographic) order.
+
+    Parameters
+    ----------
+    n : int
+        The number of rows.
+
+    Returns
+    -------
+    numpy.ndarray
+        (C(n, 2), 2) int64.
+    """
     i, j = np.triu_indices(n, k=1)
     return np.column_stack((i, j)).astype(np.int64)
 
@@ -157,7 +199,8 @@ def rcd(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     problem : object with ``grad(X)``, ``f_from_grad(X, G)``, ``F(X)`` and ``h`` (h must be zero);
         ``linearization=False`` needs a :class:`~obcd_lite.problems.QuadraticProblem`.
     X0 : (n, r) array on St(n, r), n >= 2.
-    max_iter : budget in pair updates (default 100 sweeps = 100 * numupdates); time_limit : seconds.
+    max_iter : budget in pair updates (default 100 sweeps = 100 * numupdates).
+    time_limit : seconds (default none).
     rng : int seed or Generator for "replace" / "noreplace" (cyclic draws nothing).
     callback : called with a :class:`~obcd_lite.results.Step` after every update (``B`` the pair,
         ``V`` its 2 x 2 rotation, ``info["eta"]`` the angle); returning True stops.

@@ -75,7 +75,8 @@ def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit
     ----------
     problem : object with ``grad(X)``, ``f_from_grad(X, G)``, ``F(X)`` and ``h`` (QuadraticProblem).
     X0 : (n, r) array on St(n, r).
-    max_iter : iteration budget (default 500); time_limit : seconds.
+    max_iter : iteration budget (default 500).
+    time_limit : seconds (default none).
     rng : accepted for the common signature; the method draws nothing.
     callback : called with a :class:`~obcd_lite.results.Step` of the current iterate after every
         iteration (``info``: ``eta``, ``F_best``); returning True stops.

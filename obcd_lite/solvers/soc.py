@@ -61,7 +61,8 @@ def soc(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     problem : QuadraticProblem (the X-step is a linear solve with its C, D, L); ``problem.h``
         needs a proximal map.
     X0 : (n, r) array on St(n, r); h(X0) may be +inf (a random start for X >= 0).
-    max_iter : iteration budget (default 20,000); time_limit : seconds.
+    max_iter : iteration budget (default 20,000).
+    time_limit : seconds (default none).
     rng : accepted for the common solver signature; the method draws nothing.
     callback : called with a :class:`~obcd_lite.results.Step` (X = P) after every iteration;
         returning True stops.

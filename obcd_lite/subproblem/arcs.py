@@ -13,9 +13,9 @@ import math
 import numpy as np
 from numba import njit
 
+from .crossings import _TWO_PI
 from .polynomial_roots import quartic_candidates
 
-_TWO_PI = 2.0 * math.pi
 # Newton steps on g'(theta) that polish each quartic root (a root in t loses digits when the
 # coefficients span many orders of magnitude, e.g. a root near t = infinity next to roots near 1).
 _NEWTON_STEPS = 4

@@ -20,11 +20,13 @@ The global minimizer is among the breakpoints, the quartic roots and c = 0
 (plus V = I where h jumps); every candidate gets its exact value in closed form
 from its piece.
 
-Two implementations of this search live in the package. ``candidate_set`` (here, vectorized
-over pieces with NumPy) lists every candidate in the paper's t = tan theta form, for
-teaching and for notebook 02. ``solve_2x2`` calls the compiled sweep of ``sweep`` (the same
-candidates in the angle theta, one pass around each circle), which is several times faster
-and is what OBCD runs; the tests hold both to the brute force and to each other.
+Three implementations of this search live in the package. To learn it, read
+:func:`.reference.reference_2x2` first: the paper's steps in plain loops (corrections included),
+the one notebook 02 steps through. ``solve_2x2`` (here) calls the compiled sweep of :mod:`.sweep`
+(the same candidates in the angle theta, one pass around each circle, with pruning and tie rules):
+that is what OBCD runs. ``candidate_set`` (here, vectorized over pieces with NumPy, in the paper's
+t = tan theta form) lists every candidate and serves a penalty of the user's own (its ``pieces``).
+The tests hold all three to the brute force and to each other.
 """
 from __future__ import annotations
 
@@ -40,7 +42,21 @@ from .sweep import coefficients_2x2, rotate_rows, sweep_2x2
 
 
 class TwoByTwoSolution(NamedTuple):
-    """A global minimizer of problem (3) for k = 2, with its value and the new rows V Z."""
+    """A global minimizer of problem (3) for k = 2, with its value and the new rows V Z.
+
+    Attributes
+    ----------
+    V : numpy.ndarray
+        (2, 2), rot(theta) or ref(theta).
+    VZ : numpy.ndarray
+        (2, r), the new rows, with the zeros the search aimed at exactly 0.0.
+    value : float
+        The objective of problem (3) at V.
+    branch : str
+        "rot" or "ref".
+    theta : float
+        The angle in [0, 2 pi).
+    """
 
     V: np.ndarray
     VZ: np.ndarray
@@ -52,10 +68,19 @@ class TwoByTwoSolution(NamedTuple):
 def branch_coefficients(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray):
     """Coefficients of eq. (1-D) for both branches (index 0: rot, 1: ref).
 
-    Returns ``a, b, cq, d, e`` of shape (2,) and ``x, y`` of shape (2, 2r), with
-    a = P22 +- P11, b = P12 -+ P21, cq = (Q11 + Q44)/2 +- Q14,
-    d = -Q12 +- Q13 -+ Q24 + Q34, e = (Q22 + Q33)/2 -+ Q23 (upper sign: rot),
-    x = [+-Z(1,:), Z(2,:)], y = [Z(2,:), -+Z(1,:)]; indices are the paper's (1-based).
+    a = P22 +- P11, b = P12 -+ P21, cq = (Q11 + Q44)/2 +- Q14, d = -Q12 +- Q13 -+ Q24 + Q34,
+    e = (Q22 + Q33)/2 -+ Q23 (upper sign: rot), x = [+-Z(1,:), Z(2,:)], y = [Z(2,:), -+Z(1,:)];
+    indices are the paper's (1-based).
+
+    Parameters
+    ----------
+    Qt, P, Z : array_like
+        The data of problem (3): (4, 4) symmetric, (2, 2), (2, r).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``a, b, cq, d, e`` of shape (2,) and ``x, y`` of shape (2, 2r).
     """
     Qt, P, Z, _ = _checked(Qt, P, Z, None)
     a, b, cq, d, e = np.array(_scalar_coefficients(Qt, P)).T
@@ -90,7 +115,16 @@ def quartic_coefficients(a, b, w, d):
 
     p'(t) = 0  <=>  (b - a t) sqrt(1 + t^2) = -(d (1 + t^2) - 2 t (w + d t)); squaring gives
     c4 = d^2 - a^2, c3 = 4dw + 2ab, c2 = 4w^2 - 2d^2 - a^2 - b^2, c1 = 2ab - 4dw, c0 = d^2 - b^2.
-    Broadcasts over its arguments; the last axis of the result indexes the coefficient.
+
+    Parameters
+    ----------
+    a, b, w, d : float or array_like
+        The linear part (a, b) of a piece and the quadratic part (w = cq - e, d) of eq. (1-D); broadcast.
+
+    Returns
+    -------
+    numpy.ndarray
+        The broadcast shape + (5,): the last axis indexes the coefficient.
     """
     a, b, w, d = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (a, b, w, d)))
     return np.stack([d * d - a * a, 4 * d * w + 2 * a * b, 4 * w * w - 2 * d * d - a * a - b * b,
@@ -98,13 +132,25 @@ def quartic_coefficients(a, b, w, d):
 
 
 def quartic_real_roots(coeffs: np.ndarray, imag_tol: float = 1e-6) -> np.ndarray:
-    """The real roots of each quartic in ``coeffs`` (shape (..., 5)); NaN fills the other slots.
+    """The real roots of each quartic in ``coeffs``; NaN fills the other slots.
 
-    Roots are eigenvalues of the companion matrix. When |c0| > |c4| the reversed
-    polynomial in s = 1/t is solved instead, so a vanishing leading coefficient (a root
-    at t = infinity, i.e. cos theta = 0, covered by its own candidate) never divides by
-    zero. A root counts as real when |Im t| <= imag_tol (1 + |t|): loose enough for the
-    double root t = b / a that rounding splits into a pair with Im ~ sqrt(eps).
+    Roots are eigenvalues of the companion matrix. When |c0| > |c4| the reversed polynomial in s = 1/t is
+    solved instead, so a vanishing leading coefficient (a root at t = infinity, i.e. cos theta = 0,
+    covered by its own candidate) never divides by zero. This is the package's one NumPy quartic solver
+    (the compiled sweep has its own, ``polynomial_roots``).
+
+    Parameters
+    ----------
+    coeffs : array_like
+        (..., 5), highest degree first.
+    imag_tol : float, default 1e-6
+        A root counts as real when |Im t| <= imag_tol (1 + |t|): loose enough for the double root t = b / a
+        that rounding splits into a pair with Im ~ sqrt(eps).
+
+    Returns
+    -------
+    numpy.ndarray
+        (..., 4), the real roots and NaN.
     """
     coeffs = np.asarray(coeffs, dtype=float)
     shape = coeffs.shape[:-1]
@@ -127,9 +173,24 @@ def quartic_real_roots(coeffs: np.ndarray, imag_tol: float = 1e-6) -> np.ndarray
 
 
 def stationarity_residuals(a, b, w, d, t):
-    """(g, g~) at t: p'(t) (1 + t^2)^2 = g = (b - a t) rho + d (1 + t^2) - 2 t (w + d t), and g~
-    with the first term's sign flipped. Squaring merges the roots of both; a root of the
-    quartic is a stationary point of p when |g| <= |g~| (of the other half circle otherwise)."""
+    """(g, g~) at t: which half circle a root of the quartic is stationary on.
+
+    p'(t) (1 + t^2)^2 = g = (b - a t) rho + d (1 + t^2) - 2 t (w + d t), and g~ has the first term's sign
+    flipped. Squaring merges the roots of both; a root of the quartic is a stationary point of p when
+    |g| <= |g~| (of the other half circle otherwise).
+
+    Parameters
+    ----------
+    a, b, w, d : float or array_like
+        As for :func:`quartic_coefficients`.
+    t : float or array_like
+        The roots.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(g, g~)``, broadcast.
+    """
     rho = np.hypot(1.0, t)
     first = (b - a * t) * rho
     rest = d * (1.0 + t * t) - 2.0 * t * (w + d * t)
@@ -142,10 +203,21 @@ _SIGMA = np.array([1.0, -1.0])[None, :, None]  # axis 1 of the search arrays: si
 class CandidateSet(NamedTuple):
     """The candidates of the breakpoint search, as equal-length 1-D arrays.
 
-    ``branch``: 0 rot, 1 ref; ``sigma``: +1 (cos theta > 0, p(t)), -1 (cos theta < 0,
-    the paper's p~(t)), 0 for the cos theta = 0 and identity candidates; ``kind``:
-    "break", "stationary", "cos0" or "identity"; ``t`` (NaN where cos theta = 0),
-    ``c``, ``s``; ``value``: the objective of problem (3) there.
+    Attributes
+    ----------
+    branch : numpy.ndarray
+        0 rot, 1 ref.
+    sigma : numpy.ndarray
+        +1 (cos theta > 0, p(t)), -1 (cos theta < 0, the paper's p~(t)), 0 for the cos theta = 0 and
+        identity candidates.
+    kind : numpy.ndarray
+        "break", "stationary", "cos0" or "identity".
+    t : numpy.ndarray
+        tan theta (NaN where cos theta = 0).
+    c, s : numpy.ndarray
+        cos theta and sin theta.
+    value : numpy.ndarray
+        The objective of problem (3) there.
     """
 
     branch: np.ndarray
@@ -165,7 +237,10 @@ def _linear_on_arc(a, b, t):
 
 
 class _Search:
-    """One breakpoint search (Lemma B.1 and Appendix B, corrected).
+    """One breakpoint search (Lemma B.1 and Appendix B, corrected), vectorized over the pieces.
+
+    Not what OBCD runs (that is the compiled sweep): it serves ``candidate_set`` and a Penalty of the
+    user's own. To read the search, read :mod:`.reference` (the same candidates in plain loops).
 
     Arrays have shape (2, 2, ...): axis 0 the branch (rot, ref), axis 1 the half
     circle sigma = +1 (cos theta > 0) or -1 (cos theta < 0), on which
@@ -190,16 +265,16 @@ class _Search:
             ys = (_SIGMA * y[:, None, :]).reshape(4, -1)
             br, alpha, beta, gamma = (m.reshape(2, 2, -1) for m in h.pieces(xs, ys))
         self.breaks = br
-        K = br.shape[-1]
+        n_breaks = br.shape[-1]
         a_eff, b_eff = A + alpha, B + beta                 # the linear part on each piece
         gE = gamma + e                                     # the constant part on each piece
 
         # 1. breakpoints (absent ones are +inf: their NaN values are masked)
         rho = np.hypot(1.0, br)
         if h.continuous:  # the value of a piece's formula at its right end
-            value = (a_eff[..., :K] + b_eff[..., :K] * br) / rho + gE[..., :K]
+            value = (a_eff[..., :n_breaks] + b_eff[..., :n_breaks] * br) / rho + gE[..., :n_breaks]
         else:
-            hb = h.break_values(xs, ys, br.reshape(len(xs), K), alpha, beta, gamma)
+            hb = h.break_values(xs, ys, br.reshape(len(xs), n_breaks), alpha, beta, gamma)
             value = (A + B * br) / rho + e + hb.reshape(br.shape)
         if quadratic:
             value = value + (self.W + self.D * br) / (rho * rho)
@@ -219,7 +294,7 @@ class _Search:
         self.special_value = special
 
         # 3. stationary points of every smooth piece
-        if K and a_eff.shape[-1] > 1:
+        if n_breaks and a_eff.shape[-1] > 1:
             pad = np.full(br.shape[:-1] + (1,), np.inf)
             edges = np.concatenate([-pad, br, pad], axis=-1)
             lo, hi = edges[..., :-1], edges[..., 1:]       # piece l is [lo_l, hi_l]
@@ -289,17 +364,17 @@ class _Search:
                 return 0, 1.0, 0.0, value
             return j // 2, 0.0, 1.0 - 2.0 * (j % 2), value
         if j < nb:
-            K = bv.shape[2]
-            k, sig, l = j // (2 * K), (j // K) % 2, j % K
-            t = float(self.breaks[k, sig if self.breaks.shape[1] == 2 else 0, l])
+            n_breaks = bv.shape[2]
+            branch, sig, l = j // (2 * n_breaks), (j // n_breaks) % 2, j % n_breaks
+            t = float(self.breaks[branch, sig if self.breaks.shape[1] == 2 else 0, l])
         else:
             j -= nb
             L, M = sv.shape[2], sv.shape[3]
-            k, sig = j // (2 * L * M), (j // (L * M)) % 2
-            t = float(self.stationary_t.reshape(2, 2, -1)[k, sig, j % (L * M)])
+            branch, sig = j // (2 * L * M), (j // (L * M)) % 2
+            t = float(self.stationary_t.reshape(2, 2, -1)[branch, sig, j % (L * M)])
         sigma = 1.0 - 2.0 * sig
         rho = math.hypot(1.0, t)
-        return k, sigma / rho, sigma * t / rho, value
+        return branch, sigma / rho, sigma * t / rho, value
 
     def candidates(self) -> CandidateSet:
         breaks = np.broadcast_to(self.breaks, self.break_value.shape)
@@ -330,9 +405,22 @@ class _Search:
 def candidate_set(Qt, P, Z, h: Penalty | None = None, prune: bool = False) -> CandidateSet:
     """Every candidate of the breakpoint search for problem (3), k = 2, with its value.
 
-    With ``prune=False`` the quartic of every smooth piece is solved; the solver itself
-    prunes pieces whose lower bound cannot beat the best breakpoint (same minimum).
     Stationary points outside their own piece are dropped.
+
+    Parameters
+    ----------
+    Qt, P, Z : array_like
+        The data of problem (3): (4, 4) symmetric, (2, 2), (2, r).
+    h : Penalty, optional
+        Default ``Zero()``.
+    prune : bool, default False
+        With False the quartic of every smooth piece is solved; the solver itself prunes pieces whose
+        lower bound cannot beat the best breakpoint (same minimum).
+
+    Returns
+    -------
+    CandidateSet
+        The candidates.
     """
     Qt, P, Z, h = _checked(Qt, P, Z, h)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -393,36 +481,51 @@ def solve_2x2(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray, h: Penalty | None = 
     return solve_2x2_full(Qt, P, Z, h).V
 
 
-def _solution(k: int, c: float, s: float, VZ: np.ndarray, value: float) -> TwoByTwoSolution:
-    return TwoByTwoSolution(branch_from_cos_sin(k, c, s), VZ, float(value), BRANCHES[k], math.atan2(s, c) % (2 * math.pi))
+def _solution(branch: int, c: float, s: float, VZ: np.ndarray, value: float) -> TwoByTwoSolution:
+    theta = math.atan2(s, c) % (2 * math.pi)
+    return TwoByTwoSolution(branch_from_cos_sin(branch, c, s), VZ, float(value), BRANCHES[branch], theta)
 
 
 def solve_2x2_unchecked(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTwoSolution:
     """The breakpoint search without input checks (the OBCD driver and the certificates call this).
 
-    The package's penalties go to the compiled sweep (``sweep.sweep_2x2``, chosen by ``h.sweep_kind`` so subclasses keep it; for h = 0 it sees
-    no entries, so only the smooth candidates remain); a Penalty subclass of the user's own
-    goes to the vectorized search over its ``pieces``.
+    The package's penalties go to the compiled sweep (``sweep.sweep_2x2``, chosen by ``h.sweep_kind`` so
+    subclasses keep it; for h = 0 it sees no entries, so only the smooth candidates remain); a Penalty
+    subclass of the user's own goes to the vectorized search over its ``pieces``.
+
+    Parameters
+    ----------
+    Qt, P, Z : numpy.ndarray
+        The data of problem (3), already checked: (4, 4) symmetric, (2, 2), (2, r).
+    h : Penalty
+        The penalty.
+    branches : str, default "both"
+        "both", or "rot" / "ref" to search one circle.
+
+    Returns
+    -------
+    TwoByTwoSolution
+        As :func:`solve_2x2_full`.
     """
     coef = _scalar_coefficients(Qt, P)
     first, last = (0, 1) if branches == "both" else (BRANCHES.index(branches),) * 2
     kind = h.sweep_kind
     if h.is_zero:
-        k, c, s, value, _ = sweep_2x2(np.array(coef), _NO_ROWS, kind, 0.0, 0.0, first, last)
+        branch, c, s, value, _ = sweep_2x2(np.array(coef), _NO_ROWS, kind, 0.0, 0.0, first, last)
         VZ = np.empty(Z.shape)
-        rotate_rows(np.ascontiguousarray(Z, dtype=float), k, c, s, VZ)
-        return _solution(k, c, s, VZ, value)
+        rotate_rows(np.ascontiguousarray(Z, dtype=float), branch, c, s, VZ)
+        return _solution(branch, c, s, VZ, value)
     if kind is not None:
         lam, tau = h.sweep_params()
-        k, c, s, _, VZ = sweep_2x2(np.array(coef), np.ascontiguousarray(Z), kind, lam, tau, first, last)
+        branch, c, s, _, VZ = sweep_2x2(np.array(coef), np.ascontiguousarray(Z), kind, lam, tau, first, last)
     else:  # a Penalty of the user's own, described by its pieces()
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            k, c, s, _ = _Search(Qt, P, Z, h, branches).best()
-        VZ = snap_zeros(branch_from_cos_sin(k, c, s) @ Z, Z)
+            branch, c, s, _ = _Search(Qt, P, Z, h, branches).best()
+        VZ = snap_zeros(branch_from_cos_sin(branch, c, s) @ Z, Z)
     # The zeros the search aimed at (crossings, ties included) are exact in VZ.
     # Report the objective of the rows actually returned (the piece formulas lose digits
     # to cancellation when |Z| >> tau, and l0 / X >= 0 jump at zeros).
-    a, b, cq, d, e = coef[k]
+    a, b, cq, d, e = coef[branch]
     value = a * c + b * s + cq * c * c + d * c * s + e * s * s + h(VZ)
     if kind is None and not h.continuous and first == 0:
         # V = I where h jumps (the sweep scores it itself): its rows are Z with the zeros to rounding
@@ -433,5 +536,5 @@ def solve_2x2_unchecked(Qt, P, Z, h: Penalty, branches: str = "both") -> TwoByTw
             rows = snap_zeros(Z, Z)
             stay += h(rows)
             if value > stay:
-                VZ, value, k, c, s = rows, stay, 0, 1.0, 0.0
-    return _solution(k, c, s, VZ, value)
+                VZ, value, branch, c, s = rows, stay, 0, 1.0, 0.0
+    return _solution(branch, c, s, VZ, value)

@@ -20,14 +20,39 @@ from ..validation import as_matrix, check_symmetric
 
 
 class BruteForceResult(NamedTuple):
+    """The best point the brute force found.
+
+    Attributes
+    ----------
+    value : float
+        The objective of problem (3) there.
+    branch : str
+        "rot" or "ref".
+    theta : float
+        The angle.
+    """
     value: float
     branch: str
     theta: float
 
 
 def objective_at(Qt, P, Z, h: Penalty, V) -> np.ndarray:
-    """Problem (3) at the matrices V (shape (..., 2, 2); the result has shape V.shape[:-2]),
-    entries of V Z that are zero up to rounding counted as zero."""
+    """Problem (3) at the matrices V, entries of V Z that are zero up to rounding counted as zero.
+
+    Parameters
+    ----------
+    Qt, P, Z : numpy.ndarray
+        The data of problem (3), k = 2.
+    h : Penalty
+        The penalty.
+    V : array_like
+        (..., 2, 2).
+
+    Returns
+    -------
+    numpy.ndarray
+        The values, shape ``V.shape[:-2]``.
+    """
     V = np.asarray(V, dtype=float)
     lead = V.shape[:-2]
     V = V.reshape(-1, 2, 2)
@@ -40,12 +65,42 @@ def objective_at(Qt, P, Z, h: Penalty, V) -> np.ndarray:
 
 
 def objective_on_circle(Qt, P, Z, h: Penalty, branch: str, theta) -> np.ndarray:
-    """Problem (3) at V = rot(theta) or ref(theta), evaluated from the matrices."""
+    """Problem (3) at V = rot(theta) or ref(theta), evaluated from the matrices.
+
+    Parameters
+    ----------
+    Qt, P, Z, h
+        As for :func:`objective_at`.
+    branch : str
+        "rot" or "ref".
+    theta : float or array_like
+        The angles.
+
+    Returns
+    -------
+    numpy.ndarray
+        One value per angle.
+    """
     return objective_at(Qt, P, Z, h, branch_matrix(branch, np.atleast_1d(np.asarray(theta, dtype=float))))
 
 
 def kink_angles(Z, h: Penalty, branch: str) -> np.ndarray:
-    """Angles in [0, 2 pi) where an entry of V(theta) Z is 0 (or +-tau for CappedL1)."""
+    """Angles in [0, 2 pi) where an entry of V(theta) Z is 0 (or +-tau for CappedL1).
+
+    Parameters
+    ----------
+    Z : numpy.ndarray
+        (2, r).
+    h : Penalty
+        Its ``kink_levels`` say which levels count.
+    branch : str
+        "rot" or "ref".
+
+    Returns
+    -------
+    numpy.ndarray
+        The angles (unsorted, repeats possible).
+    """
     # Each entry of V(theta) Z is alpha cos(theta) + beta sin(theta) = R cos(theta - phi).
     alpha = (branch_matrix(branch, np.array([0.0]))[0] @ Z).ravel()
     beta = (branch_matrix(branch, np.array([np.pi / 2]))[0] @ Z).ravel()

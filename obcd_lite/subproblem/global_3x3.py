@@ -45,9 +45,21 @@ _STARTS = np.concatenate([np.eye(3)[None] * np.array([[1, 1, 1], [-1, 1, 1], [1,
 
 
 class ThreeByThreeSolution(NamedTuple):
-    """``V`` a minimizer found, ``value`` = K(V) (up to K's constant, as :func:`majorizer_value`),
-    ``lower_bound`` <= min over O(3) of K (certified when the search finished), ``boxes`` bounded,
-    ``certified``: value - lower_bound <= tol."""
+    """The result of :func:`solve_3x3`.
+
+    Attributes
+    ----------
+    V : numpy.ndarray
+        (3, 3), a minimizer found.
+    value : float
+        K(V) (up to K's constant, as :func:`majorizer_value`).
+    lower_bound : float
+        <= min over O(3) of K (certified when the search finished).
+    boxes : int
+        The number of boxes bounded.
+    certified : bool
+        value - lower_bound <= tol.
+    """
 
     V: np.ndarray
     value: float
@@ -104,8 +116,19 @@ def _descend(Qs: np.ndarray, p: np.ndarray, V: np.ndarray, steps: int = 60) -> n
 
 
 def bisect_boxes(centers: np.ndarray, half: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Split every box (center, half-widths) in two along its widest coordinate: the lower halves, then the
-    upper halves (rows i and i + N of the result are box i's children)."""
+    """Split every box (center, half-widths) in two along its widest coordinate.
+
+    Parameters
+    ----------
+    centers, half : numpy.ndarray
+        (N, d), the boxes' centers and half-widths.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        The children's centers and half-widths, (2N, d) each: the lower halves, then the upper halves
+        (rows i and i + N are box i's children).
+    """
     axis = np.argmax(half, axis=1)
     rows = np.arange(len(centers))
     half = half.copy()
@@ -124,6 +147,11 @@ def solve_3x3(Qt, P, *, tol: float = 1e-12, max_boxes: int = 400_000) -> ThreeBy
     P : (3, 3), the linear term of Lemma 2.3(a).
     tol : absolute gap to certify.
     max_boxes : budget of boxes bounded; when it runs out ``certified`` is False (never hidden).
+
+    Returns
+    -------
+    ThreeByThreeSolution
+        The minimizer found, its value, the certified lower bound and whether the gap is within ``tol``.
     """
     Qt = as_matrix(Qt, "Qt", (9, 9))
     P = as_matrix(P, "P", (3, 3))

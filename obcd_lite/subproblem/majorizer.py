@@ -1,4 +1,4 @@
-"""The block data of problem (3) and the majorizer K(V; X, B) of eq. (11) — built here only.
+"""The block data of problem (3) and the majorizer K(V; X, B) of eq. (11).
 
 For a working set B of k rows with Z = X(B, :), Lemma 2.3(a) writes the majorizer as
 
@@ -27,41 +27,80 @@ _IDENTITIES = {k: (np.eye(k), np.eye(k * k)) for k in range(2, 9)}
 
 
 def block_data(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
-    """Problem (3) for the block B at X (Lemma 2.3(a)): ``(Qt, P, Z, G_B)``.
+    """Problem (3) for the block B at X (Lemma 2.3(a)).
 
     Parameters
     ----------
-    problem : QuadraticProblem (``exact_Q``, ``scalar_Q``; ``block_2x2`` for k = 2 if it has one).
-    X : (n, r) point; G : grad f(X).
-    B : k row indices.
-    alpha : the proximal parameter of eq. (11).
-    Q : "exact" (eq. (9)), "scalar" (eq. (10), varsigma of Lemma C.2(a)) or "lipschitz" (eq. (10),
+    problem : QuadraticProblem
+        Or any object with ``exact_Q``, ``scalar_Q`` (and ``block_2x2`` for k = 2, compiled, if it has one).
+    X : numpy.ndarray
+        (n, r), the point.
+    G : numpy.ndarray
+        (n, r), grad f(X).
+    B : sequence of int
+        The k row indices.
+    alpha : float
+        The proximal parameter of eq. (11).
+    Q : str
+        "exact" (eq. (9)), "scalar" (eq. (10), varsigma of Lemma C.2(a)) or "lipschitz" (eq. (10),
         varsigma = L_f = ``problem.lipschitz()``).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(Qt, P, Z)``: Qt = Q + alpha I (k^2 x k^2), P = [grad f(X) X^T]_BB - mat(Q vec(I_k)) - alpha I_k
+        (k x k) and Z = X(B, :).
     """
     k = len(B)
     if k == 2 and Q != "lipschitz" and hasattr(problem, "block_2x2"):  # compiled, the same arithmetic as the compiled OBCD engine
-        Qt, P, Z = problem.block_2x2(X, G, B, alpha, Q)
-        return Qt, P, Z, G[B]
+        return problem.block_2x2(X, G, B, alpha, Q)
     Ik, Ik2 = _IDENTITIES[k] if k in _IDENTITIES else (np.eye(k), np.eye(k * k))
     Z = X[B]
-    GB = G[B]
-    M = GB @ Z.T  # [grad f(X) X^T]_BB
+    M = G[B] @ Z.T  # [grad f(X) X^T]_BB
     if Q == "exact":
         Qm = problem.exact_Q(B, Z)
         # mat(Q vec(I)): vec(I) is symmetric in the stacking; mat() unstacks columns
-        return Qm + alpha * Ik2, M - (Qm @ Ik.reshape(-1)).reshape(k, k).T - alpha * Ik, Z, GB
+        return Qm + alpha * Ik2, M - (Qm @ Ik.reshape(-1)).reshape(k, k).T - alpha * Ik, Z
     shift = (problem.lipschitz() if Q == "lipschitz" else problem.scalar_Q(B, Z)) + alpha
-    return shift * Ik2, M - shift * Ik, Z, GB
+    return shift * Ik2, M - shift * Ik, Z
 
 
 def majorizer_value(Qt: np.ndarray, P: np.ndarray, V: np.ndarray, VZ: np.ndarray, h) -> float:
-    """K(V; X, B) up to its constant: 1/2 vec(V)^T Qt vec(V) + <V, P> + h(V Z)."""
+    """K(V; X, B) up to its constant: 1/2 vec(V)^T Qt vec(V) + <V, P> + h(V Z).
+
+    Parameters
+    ----------
+    Qt, P : numpy.ndarray
+        The block data of :func:`block_data`.
+    V : numpy.ndarray
+        (k, k).
+    VZ : numpy.ndarray
+        (k, r), the rows V Z (with their exact zeros).
+    h : Penalty
+        The penalty.
+
+    Returns
+    -------
+    float
+        The value.
+    """
     v = V.T.reshape(-1)  # vec stacks columns
     return float(0.5 * v @ Qt @ v + np.vdot(V, P) + h(VZ))
 
 
 def solve_kxk(P: np.ndarray) -> np.ndarray:
-    """Lemma 2.3(b): argmin_{V in O(k)} <V, P> = -polar(P), the case h = 0, Q = varsigma I."""
+    """Lemma 2.3(b): argmin_{V in O(k)} <V, P> = -polar(P), the case h = 0, Q = varsigma I.
+
+    Parameters
+    ----------
+    P : array_like
+        (k, k), the linear term.
+
+    Returns
+    -------
+    numpy.ndarray
+        (k, k) orthogonal.
+    """
     P = as_matrix(P, "P")
     if P.shape[0] != P.shape[1]:
         raise ValueError(f"P must be square, got shape {P.shape}")

@@ -1,5 +1,7 @@
 """The k = 2 subproblem by a compiled sweep around the circle (the solver behind ``solve_2x2``).
 
+To learn the search, read the plain-loop version first: ``reference.reference_2x2`` (Appendix B, corrected).
+
 The problem and the candidates are those of Appendix B, written in the angle theta instead of
 t = tan theta. On a branch (rot or ref, Lemma 2.5) problem (3) is
 

@@ -16,11 +16,22 @@ from .completeness import Factor, compose, describe_factors
 def step_state(D, factors: Sequence[Factor], step: int) -> dict:
     """What the slider shows after applying the first ``step`` factors.
 
-    Returns a dict with ``step``, ``n``, ``product`` = W_step ... W_1 (the running
-    product, I at step 0 and D at the end), ``remaining`` = W_m ... W_{step+1}
-    = D product^T (the transpose of Listing 1's R), ``pair``/``branch``/``theta``
-    of factor ``step`` (None at step 0), ``branches`` of all factors, and
-    ``error`` = ||remaining - I||_F, the distance still to go.
+    Parameters
+    ----------
+    D : numpy.ndarray
+        The orthogonal matrix factored.
+    factors : sequence of Factor
+        Its factors W_1, ..., W_m.
+    step : int
+        0 to m.
+
+    Returns
+    -------
+    dict
+        ``step``, ``n``, ``product`` = W_step ... W_1 (the running product, I at step 0 and D at the end),
+        ``remaining`` = W_m ... W_{step+1} = D product^T (the transpose of Listing 1's R),
+        ``pair``/``branch``/``theta`` of factor ``step`` (None at step 0), ``branches`` of all factors, and
+        ``error`` = ||remaining - I||_F, the distance still to go.
     """
     D = as_matrix(D, "D")
     n = D.shape[0]
@@ -46,8 +57,21 @@ def step_state(D, factors: Sequence[Factor], step: int) -> dict:
 
 
 def step_title(state: dict) -> str:
-    """One line naming the step, pair, branch and angle (``rounding.fmt``: the same on every CPU; the
-    distance left after the last factor is rounding and prints as a bound)."""
+    """One line naming the step, pair, branch and angle.
+
+    Numbers through ``rounding.fmt``: the same on every CPU; the distance left after the last factor is
+    rounding and prints as a bound.
+
+    Parameters
+    ----------
+    state : dict
+        A :func:`step_state`.
+
+    Returns
+    -------
+    str
+        The line.
+    """
     m = len(state["branches"])
     error = fmt(state["error"], 3)
     if state["pair"] is None:
@@ -60,9 +84,26 @@ def step_title(state: dict) -> str:
 def reachability_runs(T, X0, *, max_iter: int = 300, rng=None, working_set: str = "cyclic") -> dict:
     """OBCD (k = 2) on F(X) = ||X - T||_F^2 from X0 with both branches and with rotations only.
 
-    Returns ``{"both": Result, "rot": Result}`` from :func:`obcd_lite.solvers.obcd.obcd`
-    with ``branches="both"`` and ``branches="rot"``; everything else is the same loop
-    (``rng`` seeds a random working-set rule; the cyclic rule draws nothing).
+    Everything but ``branches`` is the same loop.
+
+    Parameters
+    ----------
+    T : numpy.ndarray
+        The target.
+    X0 : numpy.ndarray
+        The start on St(n, r).
+    max_iter : int, default 300
+        The iteration budget of each run.
+    rng : int or numpy.random.Generator, optional
+        Seeds a random working-set rule (the cyclic rule draws nothing).
+    working_set : str, default "cyclic"
+        "cyclic" or "random".
+
+    Returns
+    -------
+    dict
+        ``{"both": Result, "rot": Result}`` from :func:`obcd_lite.solvers.obcd.obcd` with
+        ``branches="both"`` and ``branches="rot"``.
     """
     from ..problems import procrustes
     from ..solvers.obcd import obcd

@@ -30,6 +30,7 @@ that is false for l1 in general, but n = 2 is safe.) The BS_2-points depend on a
 """
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -37,12 +38,11 @@ from numpy.typing import ArrayLike
 
 from ..penalties import L1, Zero
 from ..problems import procrustes
-from ..rounding import first_minimizer, fmt, zero_mask
+from ..rounding import first_minimizer, zero_mask
 from ..stiefel import BRANCHES, branch_matrix
 from ..subproblem import block_data, majorizer_value, solve_2x2_unchecked
 from ..validation import as_matrix, check_nonnegative, check_stiefel
 
-TWO_PI = 2.0 * np.pi
 #: Coefficients of a piece below this (relative to the data) count as zero: the piece is flat.
 FLAT_RTOL = 1e-12
 
@@ -77,7 +77,7 @@ def landscape_2x2(T: ArrayLike, mu: float = 0.0, thetas: ArrayLike | None = None
     Uses the closed form above; ``thetas`` defaults to 721 points of [0, 2 pi].
     """
     T, mu = _check_target(T, mu)
-    thetas = np.linspace(0.0, TWO_PI, 721) if thetas is None else np.asarray(thetas, dtype=float)
+    thetas = np.linspace(0.0, math.tau, 721) if thetas is None else np.asarray(thetas, dtype=float)
     c, s = np.cos(thetas), np.sin(thetas)
     const = 2.0 + float(np.sum(T * T))
     out = {"theta": thetas}
@@ -108,7 +108,7 @@ def critical_points_2x2(T: ArrayLike, mu: float = 0.0) -> list[CriticalPoint]:
     for branch in BRANCHES:
         p, q = _linear_coefficients(T, branch)
         if mu == 0.0:
-            pieces = [(0.0, TWO_PI, -2.0 * p, -2.0 * q)]
+            pieces = [(0.0, math.tau, -2.0 * p, -2.0 * q)]
         else:
             pieces = [(j * np.pi / 2, (j + 1) * np.pi / 2, *_quadrant_coefficients(j, p, q, mu))
                       for j in range(4)]
@@ -154,7 +154,7 @@ def majorizer_gap(problem, X: ArrayLike, alpha: float) -> float:
     h(V Z) with Qt = Q + alpha I and P = [grad f(X) X^T]_BB - mat(Q vec(I)) - alpha I.
     """
     X = as_matrix(X, "X", (2, 2))
-    Qt, P, Z, _ = block_data(problem, X, problem.grad(X), np.array([0, 1]), alpha, "exact")
+    Qt, P, Z = block_data(problem, X, problem.grad(X), np.array([0, 1]), alpha, "exact")
     best = solve_2x2_unchecked(Qt, P, Z, problem.h).value
     return majorizer_value(Qt, P, np.eye(2), Z, problem.h) - best
 
@@ -208,45 +208,13 @@ def kink_derivatives(V: ArrayLike, T: ArrayLike, mu: float = 0.0,
     return center - radius, center + radius
 
 
-def check_reflection_target(T: ArrayLike) -> bool:
-    """Exercise helper: is the minimizer of ||V - T||_F^2 over O(2) a reflection (and unique)?
-
-    Prints what it found and returns True when every global minimizer has det = -1.
-    """
-    T = as_matrix(T, "T", (2, 2))
-    best_by_branch = {branch: min(pt.value for pt in critical_points_2x2(T) if pt.branch == branch)
-                      for branch in BRANCHES}
-    print(f"min over rotations   = {fmt(best_by_branch['rot'], 6)}")
-    print(f"min over reflections = {fmt(best_by_branch['ref'], 6)}")
-    ok = best_by_branch["ref"] < best_by_branch["rot"] - 1e-9
-    print("correct: the minimizer is a reflection" if ok else
-          "not yet: a rotation does at least as well; try making det(T) negative")
-    return ok
-
-
-def check_critical_count(T: ArrayLike, mu: float, expected: int) -> bool:
-    """Exercise helper: does F = ||V - T||^2 + mu ||V||_1 have exactly ``expected`` critical points?
-
-    Prints the count by kind (flat arcs count as one record each) and returns the verdict.
-    """
-    points = critical_points_2x2(T, mu)
-    kinds = {kind: sum(pt.kind == kind for pt in points) for kind in ("min", "max", "other", "flat")}
-    kinks = sum(not pt.smooth for pt in points)
-    print(f"mu = {fmt(mu, 4, floor=None)}: {len(points)} critical points "
-          f"({kinds['min']} min, {kinds['max']} max, {kinds['other']} other, {kinds['flat']} flat arcs; "
-          f"{kinks} at kinks)")
-    ok = len(points) == int(expected) and kinds["flat"] == 0
-    print(f"correct: exactly {expected}" if ok else f"not yet: want {expected}")
-    return ok
-
-
 def sampled_extrema_2x2(T: ArrayLike, mu: float = 0.0, samples: int = 2**14) -> list[tuple[str, float, str]]:
     """A brute-force cross-check: the discrete local minima / maxima of F on ``samples`` equally
     spaced angles of each circle, as (branch, theta, "min" / "max"). It uses only entrywise
     evaluations of F, none of the closed forms above.
     """
     T, mu = _check_target(T, mu)
-    thetas = np.arange(int(samples)) * TWO_PI / int(samples)
+    thetas = np.arange(int(samples)) * math.tau / int(samples)
     found = []
     for branch in BRANCHES:
         values = np.array([objective_2x2(branch_matrix(branch, t), T, mu) for t in thetas])
@@ -277,7 +245,7 @@ def _quadrant_coefficients(j: int, p: float, q: float, mu: float) -> tuple[float
 
 
 def _record(branch, theta, T, mu, kind, smooth, arc=None) -> CriticalPoint:
-    theta = float(theta % TWO_PI)
+    theta = float(theta % math.tau)
     V = branch_matrix(branch, theta)
     return CriticalPoint(branch, theta, objective_2x2(V, T, mu), kind, smooth, V, arc)
 
@@ -286,9 +254,9 @@ def _piece_points(branch, lo, hi, a, b, mu, T, scale):
     """Stationary points of const + a cos + b sin strictly inside (lo, hi)."""
     if abs(a) <= FLAT_RTOL * scale and abs(b) <= FLAT_RTOL * scale:
         return [_record(branch, 0.5 * (lo + hi), T, mu, "flat", True, (lo, hi))]
-    peak = np.arctan2(b, a) % TWO_PI  # a c + b s = R cos(theta - peak): max at peak
+    peak = np.arctan2(b, a) % math.tau  # a c + b s = R cos(theta - peak): max at peak
     found = []
-    for theta, kind in ((peak, "max"), ((peak + np.pi) % TWO_PI, "min")):
+    for theta, kind in ((peak, "max"), ((peak + np.pi) % math.tau, "min")):
         if mu == 0.0:
             found.append(_record(branch, theta, T, mu, kind, True))
             continue

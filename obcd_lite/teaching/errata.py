@@ -89,12 +89,34 @@ ERRATA = (
 
 
 def all_errata() -> tuple[dict, ...]:
-    """The errata of unnumbered text (ERRATA), then those the ledger keeps with its numbered statements."""
+    """The errata of unnumbered text (ERRATA), then those the ledger keeps with its numbered statements.
+
+    Returns
+    -------
+    tuple of dict
+        One dict per erratum (the keys of :data:`ERRATA`).
+    """
     return ERRATA + tuple(e for row in LEDGER for e in row.get("errata", ()))
 
 
 def errata_rows(notebook: str | None = None) -> list[dict]:
-    """The rows of :func:`all_errata` shown in ``notebook`` ("01", "02", "03", "05"), or all of them."""
+    """The rows of :func:`all_errata` shown in ``notebook``, or all of them.
+
+    Parameters
+    ----------
+    notebook : str, optional
+        "01", "02", "03", "05", ...; None for all.
+
+    Returns
+    -------
+    list of dict
+        The rows.
+
+    Raises
+    ------
+    ValueError
+        If no erratum is shown in ``notebook``.
+    """
     rows = all_errata()
     if notebook is not None and notebook not in {r["notebook"] for r in rows}:
         raise ValueError(f"notebook must be one of {sorted({r['notebook'] for r in rows})}, got {notebook!r}")
@@ -102,7 +124,18 @@ def errata_rows(notebook: str | None = None) -> list[dict]:
 
 
 def errata_table(notebook: str | None = None) -> str:
-    """The rows of :func:`errata_rows` as fixed-width text (where | kind | paper | correct | instance | test)."""
+    """The rows of :func:`errata_rows` as fixed-width text (where | kind | paper | correct | instance | test).
+
+    Parameters
+    ----------
+    notebook : str, optional
+        As for :func:`errata_rows`.
+
+    Returns
+    -------
+    str
+        The table.
+    """
     return "\n".join(f"{i + 1}. [{r['where']}] ({r['kind']})\n   paper:    {r['paper']}\n   correct:  {r['correct']}\n"
                      f"   instance: {r['instance']}\n   test:     {r['test']}"
                      for i, r in enumerate(errata_rows(notebook)))

@@ -12,6 +12,11 @@ from typing import Callable
 
 import numpy as np
 
+from ..rounding import fmt
+from ..stiefel import BRANCHES
+from ..validation import as_matrix
+from .critical_points import critical_points_2x2
+
 
 class NotSolvedYet(AssertionError):
     """An exercise check that failed; the message is the hint. IPython shows only the message."""
@@ -33,6 +38,59 @@ def check(test: Callable[..., bool], *answers, hint: str, **data) -> None:
 
 
 # --- notebook 01 ---------------------------------------------------------------------------------------
+
+def check_reflection_target(T: ArrayLike) -> bool:
+    """is the minimizer of ||V - T||_F^2 over O(2) a reflection (and unique)?
+
+    Prints what it found and returns True when every global minimizer has det = -1.
+    """
+    T = as_matrix(T, "T", (2, 2))
+    best_by_branch = {branch: min(pt.value for pt in critical_points_2x2(T) if pt.branch == branch)
+                      for branch in BRANCHES}
+    print(f"min over rotations   = {fmt(best_by_branch['rot'], 6)}")
+    print(f"min over reflections = {fmt(best_by_branch['ref'], 6)}")
+    ok = best_by_branch["ref"] < best_by_branch["rot"] - 1e-9
+    print("correct: the minimizer is a reflection" if ok else
+          "not yet: a rotation does at least as well; try making det(T) negative")
+    return ok
+
+
+def check_critical_count(T: ArrayLike, mu: float, expected: int) -> bool:
+    """does F = ||V - T||^2 + mu ||V||_1 have exactly ``expected`` critical points?
+
+    Prints the count by kind (flat arcs count as one record each) and returns the verdict.
+    """
+    points = critical_points_2x2(T, mu)
+    kinds = {kind: sum(pt.kind == kind for pt in points) for kind in ("min", "max", "other", "flat")}
+    kinks = sum(not pt.smooth for pt in points)
+    print(f"mu = {fmt(mu, 4, floor=None)}: {len(points)} critical points "
+          f"({kinds['min']} min, {kinds['max']} max, {kinds['other']} other, {kinds['flat']} flat arcs; "
+          f"{kinks} at kinks)")
+    ok = len(points) == int(expected) and kinds["flat"] == 0
+    print(f"correct: exactly {expected}" if ok else f"not yet: want {expected}")
+    return ok
+
+
+def check_cayley_det(Q: "sympy.MatrixBase") -> bool:  # noqa: F821 (sympy is imported lazily)
+    """``Q`` must be the Cayley matrix of Lemma A.3 built in sympy from real
+    symbols ``a`` and ``tau``; checks that it is and that det(Q) simplifies to exactly 1.
+    """
+    import sympy as sp
+
+    from ..solvers.cayley import cayley_symbolic
+
+    if not isinstance(Q, sp.MatrixBase) or Q.shape != (2, 2):
+        raise TypeError(f"Q must be a 2x2 sympy Matrix, got {type(Q).__name__}")
+    _, _, reference = cayley_symbolic()
+    same = sp.simplify(Q - reference) == sp.zeros(2, 2)
+    det = sp.simplify(Q.det())
+    print(f"Q equals (I + tau/2 A)^(-1) (I - tau/2 A): {same}")
+    print(f"det(Q) simplifies to: {det}")
+    ok = bool(same and det == 1)
+    print("correct: det Q = 1 for every a and tau, so Q is a rotation" if ok else
+          "not yet: build Q from sympy.symbols('a tau', real=True) and simplify its det")
+    return ok
+
 
 def eight_is_impossible(answer: bool, T, mu_grid=np.linspace(0.0, 10.0, 401)) -> bool:
     """Is ``answer`` the truth of "no mu in [0, 10] gives exactly 8 critical points for T"?"""

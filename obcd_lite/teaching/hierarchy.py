@@ -1,26 +1,27 @@
 """Compute behind notebook 05: witnesses for each gap of the optimality hierarchy, censuses of
-solver limits, alpha sweeps of the BS_2 set, and Theorem 4.2 / Lemma 4.4 checked along OBCD runs.
+solver limits, and alpha sweeps of the BS_2 set. Theorem 4.2 and Lemma 4.4 along OBCD runs (Section 4) are in
+:mod:`.paper_rates`, the instance factories in :mod:`.instances`.
 
 Everything here calls :mod:`obcd_lite.optimality` for the certificates; nothing draws.
 """
 from __future__ import annotations
 
 import itertools
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..optimality import block_report, classify, eps_bs_measure, global_minimum
+from ..optimality import block_report, classify, global_minimum
 from ..optimality.criticality import residual_details, tangent_part
 from ..optimality.global_search import GlobalMinimum
-from ..penalties import L0, L1, CappedL1, NonNeg, Zero, snap_zeros
-from ..problems import QuadraticProblem, nonneg_pca, procrustes, randn_covariance, sparse_pca
+from ..penalties import L0, L1, CappedL1, penalty_by_name, snap_zeros
+from ..problems import QuadraticProblem, nonneg_pca, procrustes
 from ..rounding import snap_point
 from ..solvers import get_solver
-from ..stiefel import identity_init, polar, random_stiefel
+from ..stiefel import polar, random_start, random_stiefel
 from ..subproblem import block_data, brute_force_2x2, majorizer_value
 from .critical_points import bs2_points_2x2
+from .instances import tiny_problem
 
 #: The BS_2-but-not-critical witness (h = l1, n = 3, r = 2): Procrustes target and weight. Found by
 #: running OBCD (k = 2, cyclic) from random starts on random targets and classifying each limit;
@@ -30,31 +31,6 @@ WITNESS_LAM = 1.35
 #: The capped-l1 witness (tau = 0.3 < 1, where capped-l1 differs from l1 on St(n, r)): target, lam, tau.
 #: Found the same way (OBCD limits on random rounded targets, lam in [0.5, 2]).
 WITNESS_CAPPED = (((-0.05, 0.24), (-0.73, 0.89), (1.05, 0.93)), 1.81, 0.3)
-PENALTY_NAMES = ("zero", "l1", "l0", "capped_l1", "nonneg")
-
-
-def make_penalty(name: str, lam: float = 0.1, tau: float = 0.2):
-    """The penalty called ``name`` (one of PENALTY_NAMES) with weight lam."""
-    table = {"zero": Zero, "l1": lambda: L1(lam), "l0": lambda: L0(lam),
-             "capped_l1": lambda: CappedL1(lam, tau), "nonneg": NonNeg}
-    if name not in table:
-        raise ValueError(f"penalty must be one of {PENALTY_NAMES}, got {name!r}")
-    return table[name]()
-
-
-def tiny_problem(n: int, penalty: str = "l1", lam: float = 0.1, seed: int = 0):
-    """A tiny problem: sparse PCA on randn data (8 x n) with the named penalty; X >= 0 -> nonneg PCA."""
-    C = randn_covariance(max(8, 2 * n), n, rng=seed)
-    return nonneg_pca(C) if penalty == "nonneg" else sparse_pca(C, make_penalty(penalty, lam))
-
-
-def random_start(problem, n: int, r: int, rng) -> np.ndarray:
-    """A random feasible start: Haar on St(n, r), or distinct unit columns when h(X) = inf there."""
-    rng = np.random.default_rng(rng)
-    X0 = random_stiefel(n, r, rng=rng)
-    return X0 if np.isfinite(problem.h(X0)) else identity_init(n, n)[:, rng.permutation(n)[:r]]
-
-
 # --- the BS_2-not-critical witness ---------------------------------------------------------------
 
 @dataclass
@@ -107,7 +83,7 @@ def certify_witness(problem, X, alpha: float = 1e-5, grid: int = 40_001) -> Witn
     G = problem.grad(X)
     brute = {}
     for B in itertools.combinations(range(X.shape[0]), 2):
-        Qt, P, Z, _ = block_data(problem, X, G, list(B), alpha, "exact")
+        Qt, P, Z = block_data(problem, X, G, list(B), alpha, "exact")
         stay = majorizer_value(Qt, P, np.eye(2), Z, problem.h)
         brute[B] = stay - brute_force_2x2(Qt, P, Z, problem.h, grid=grid).value
     ranges, values = pair_conditions(problem, X)
@@ -148,7 +124,7 @@ def solver_limits(problem, r: int, solvers: dict, starts: int, rng=0) -> list[tu
     """(label, X) for each solver configuration from ``starts`` shared random starts.
     ``solvers`` maps a label to (registry name, options)."""
     rng = np.random.default_rng(rng)
-    X0s = [random_start(problem, problem.n, r, rng) for _ in range(starts)]
+    X0s = [random_start(problem.n, r, rng, problem.h) for _ in range(starts)]
     out = []
     for label, (name, options) in solvers.items():
         solver = get_solver(name)
@@ -193,8 +169,8 @@ def search_gaps(penalty: str, trials: int, *, n: int = 3, r: int = 2, lam: float
             A = rng.standard_normal((2 * n, n))
             problem = nonneg_pca(A.T @ A / n)
         else:
-            problem = procrustes(rng.standard_normal((n, r)), make_penalty(penalty, lam * rng.uniform(0.3, 2.0)))
-        X0 = random_start(problem, n, r, rng)
+            problem = procrustes(rng.standard_normal((n, r)), penalty_by_name(penalty, lam * rng.uniform(0.3, 2.0)))
+        X0 = random_start(n, r, rng, problem.h)
         X = get_solver("obcd")(problem, X0, working_set="cyclic", max_iter=max_iter, alpha=alpha).X
         bs2 = block_report(problem, X, 2, alpha=alpha).stationary
         residual = residual_details(problem, X).value
@@ -225,76 +201,6 @@ def alpha_sweep_2x2(T, mu: float, alphas) -> list[int]:
 def alpha_sweep_points(problem, points, alphas, Q: str = "exact") -> np.ndarray:
     """BS_2 verdict (rows: points, columns: alphas) for each candidate point."""
     return np.array([[block_report(problem, X, 2, alpha=a, Q=Q).stationary for a in alphas] for X in points])
-
-
-# --- theory along OBCD runs -------------------------------------------------------------------------
-
-def theory_run(problem, X0, *, k: int = 2, alpha: float = 1.0, max_iter: int = 300, rng=0,
-               checkpoints: int = 12, F_lower: float | None = None) -> dict:
-    """One OBCD run (random working sets) with Theorem 4.2 checked along it.
-
-    Returns per-step arrays ``decrease`` = F(X^t) - F(X^{t+1}), ``v_term`` = alpha/2 ||V - I||_F^2 and
-    ``x_term`` = alpha/2 ||X^{t+1} - X^t||_F^2 (Theorem 4.2(a): x_term <= v_term <= decrease), and at
-    ``checkpoints`` log-spaced iterations T the eps-BS_k measure (Definition 4.1), its running
-    minimum and the bound c~/(T + 1), c~ = 2 (F(X^0) - F_inf)/alpha (Theorem 4.2(b)), F_inf replaced by
-    ``F_lower`` (a valid lower bound; default: the certified global lower bound for n <= 5).
-    """
-    Q = "exact" if k == 2 else "scalar"
-    steps = {"decrease": [], "v_term": [], "x_term": []}
-    iterates = {0: np.array(X0, dtype=float)}
-    marks = sorted(set(np.unique(np.geomspace(1, max_iter, checkpoints).astype(int)).tolist()))
-    previous = [np.array(X0, dtype=float)]
-
-    def record(step):
-        X = np.array(step.X)
-        steps["decrease"].append(step.F_before - step.F)
-        steps["v_term"].append(0.5 * alpha * float(np.sum((step.V - np.eye(k)) ** 2)))
-        steps["x_term"].append(0.5 * alpha * float(np.sum((X - previous[0]) ** 2)))
-        previous[0] = X
-        if step.iteration in marks:
-            iterates[step.iteration] = X
-
-    get_solver("obcd")(problem, X0, k=k, alpha=alpha, Q=Q, max_iter=max_iter, rng=rng, callback=record,
-                       log_every=max_iter)
-    if F_lower is None:
-        F_lower = global_minimum(problem, r=X0.shape[1], rng=0).lower_bound
-    c_tilde = 2.0 * (problem.F(X0) - F_lower) / alpha
-    its = sorted(iterates)
-    measure = [eps_bs_measure(problem, iterates[t], k, alpha=alpha, Q=Q) for t in its]
-    out = {name: np.array(v) for name, v in steps.items()}
-    out.update(iterations=np.array(its), measure=np.array(measure), running_min=np.minimum.accumulate(measure),
-               bound=c_tilde / (np.array(its) + 1.0), c_tilde=c_tilde, alpha=alpha, k=k)
-    return out
-
-
-def gamma_check(n: int, k: int, rng=0) -> dict:
-    """Lemma 4.4's gamma = C(n, k)/C(n-2, k-2) = n(n-1)/(k(k-1)): for a skew A,
-    gamma * mean_B ||A_BB||_F^2 = ||A||_F^2 (each pair lies in C(n-2, k-2) of the C(n, k) blocks)."""
-    rng = np.random.default_rng(rng)
-    M = rng.standard_normal((n, n))
-    A = M - M.T
-    blocks = list(itertools.combinations(range(n), k))
-    mean = float(np.mean([np.sum(A[np.ix_(B, B)] ** 2) for B in blocks]))
-    gamma = math.comb(n, k) / math.comb(n - 2, k - 2)
-    return {"gamma": gamma, "closed_form": n * (n - 1) / (k * (k - 1)), "gamma_times_mean": gamma * mean,
-            "norm_sq": float(np.sum(A * A)), "blocks": len(blocks)}
-
-
-def block_residuals(problem, X) -> dict:
-    """dist(0, d_M K(I; X, B)) for every pair B (the quantity of Lemma 4.4(b)): sqrt(2) times the
-    distance of 0 to the pair's range of [G X^T - X G^T]_ij (two skew entries)."""
-    ranges, _ = pair_conditions(problem, X)
-    return {B: math.sqrt(2.0) * max(0.0, lo, -hi) for B, (lo, hi) in ranges.items()}
-
-
-def lemma44_check(problem, X) -> dict:
-    """Both sides of Lemma 4.4(b) at X for k = 2: dist^2(0, d_M F(X)) and gamma * mean_B dist^2(0, d_M K(I; X, B))."""
-    n = X.shape[0]
-    per_block = block_residuals(problem, X)
-    gamma = math.comb(n, 2)
-    lhs = residual_details(problem, X).value ** 2
-    rhs = gamma * float(np.mean([d * d for d in per_block.values()]))
-    return {"lhs": lhs, "rhs": rhs, "holds": lhs <= rhs + 1e-12, "per_block": per_block}
 
 
 def two_pair_descent(witness: Witness, thetas, entry=(2, 1), pairs=((0, 2), (1, 2))) -> dict:
@@ -354,7 +260,7 @@ def explore(n: int = 4, r: int = 1, penalty: str = "l1", lam: float = 0.1, k: in
     if not (isinstance(r, (int, np.integer)) and 1 <= r <= n):
         raise ValueError(f"r must be an integer with 1 <= r <= n = {n}, got r = {r!r}")
     problem = tiny_problem(n, penalty, lam, seed)
-    X0 = random_start(problem, n, r, seed)
+    X0 = random_start(n, r, seed, problem.h)
     # the sliders k and alpha reach the solvers that have them (OBCD and its relatives)
     options = {"obcd": {"k": k, "alpha": alpha, "working_set": "cyclic"},
                "obcd_rot": {"alpha": alpha, "working_set": "cyclic"},
@@ -380,7 +286,7 @@ def three_row_descent(witness: Witness, theta: float = 0.01, alpha: float = 1e-5
     V2 = np.eye(3)
     V2[np.ix_([1, 2], [1, 2])] = [[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]]
     V = V2 @ V1
-    Qt, P, Z, _ = block_data(problem, X, problem.grad(X), B, alpha, "exact")
+    Qt, P, Z = block_data(problem, X, problem.grad(X), B, alpha, "exact")
     VZ = snap_zeros(V @ Z, Z)  # the entry the second rotation zeroes, exactly (the package's zero rule)
     change = majorizer_value(Qt, P, V, VZ, problem.h) - majorizer_value(Qt, P, np.eye(3), Z, problem.h)
     Xn = X.copy()
@@ -409,8 +315,7 @@ def scalar_q_search(trials: int = 60, n: int = 4, rng=0, Q: str = "scalar") -> d
     return {"patterns": patterns, "witness": witness, "searched": trials * n}
 
 
-__all__ = ["WITNESS_T", "WITNESS_LAM", "WITNESS_CAPPED", "Witness", "alpha_sweep_2x2", "alpha_sweep_points", "block_residuals",
-           "bs2_not_critical_witness", "census", "certify_witness", "eigen_critical_points", "gamma_check",
-           "lemma44_check", "make_penalty", "pair_conditions", "random_start", "search_gaps", "solver_limits",
-           "theory_run", "tiny_problem", "two_pair_descent", "Exploration", "explore",
-           "three_row_descent", "scalar_q_search"]
+__all__ = ["WITNESS_T", "WITNESS_LAM", "WITNESS_CAPPED", "Witness", "alpha_sweep_2x2", "alpha_sweep_points",
+           "bs2_not_critical_witness", "census", "certify_witness", "eigen_critical_points", "pair_conditions",
+           "search_gaps", "solver_limits", "two_pair_descent", "Exploration", "explore", "three_row_descent",
+           "scalar_q_search"]

@@ -3,8 +3,8 @@ Appendices A and C, each evaluated on random and adversarial instances.
 
 Every function returns plain numbers (residuals, slacks, ranks); the tests in
 ``tests/teaching/test_paper_checks.py`` decide. Equation and statement numbers follow the paper's
-own counters (see :mod:`obcd_lite.teaching.ledger`). Section 4 (rates along runs, the Theorem 4.6
-witness) is in :mod:`obcd_lite.teaching.paper_rates`.
+own counters (see :mod:`obcd_lite.teaching.ledger`). Section 4 (Theorem 4.2 and Lemma 4.4 along runs,
+the rates, the Lemma 4.4(a) and Theorem 4.6 witnesses) is in :mod:`obcd_lite.teaching.paper_rates`.
 """
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def subproblem_reduction(n: int = 6, r: int = 2, k: int = 3, alpha: float = 0.5,
     X = random_stiefel(n, r, rng=rng)
     G = problem.grad(X)
     B = sorted(rng.choice(n, size=k, replace=False))
-    Qt, P, Z, _ = block_data(problem, X, G, B, alpha, "exact")
+    Qt, P, Z = block_data(problem, X, G, B, alpha, "exact")
     Qm = problem.exact_Q(B, Z)
     M = G[B] @ Z.T                                           # [grad f(X) X^T]_BB
     diffs = []
@@ -106,7 +106,7 @@ def subproblem_reduction(n: int = 6, r: int = 2, k: int = 3, alpha: float = 0.5,
         e = _vec(V - np.eye(k))
         K = 0.5 * e @ (Qm + alpha * np.eye(k * k)) @ e + float(np.sum(V * M)) + problem.h(V @ Z)
         diffs.append(K - majorizer_value(Qt, P, V, V @ Z, problem.h))
-    Qs, Ps, Zs, _ = block_data(problem, X, G, B, alpha, "scalar")
+    Qs, Ps, Zs = block_data(problem, X, G, B, alpha, "scalar")
     Vstar = -polar(Ps)
     best = majorizer_value(Qs, Ps, Vstar, Vstar @ Zs, problem.h)
     stay = majorizer_value(Qs, Ps, np.eye(k), Zs, problem.h)

@@ -328,15 +328,17 @@ def circle_values(coeffs, h, c_, s_, keep=None) -> np.ndarray:
     return a_ * c_ + b_ * s_ + cq_ * c_**2 + d_ * c_ * s_ + e_ * s_**2 + h.row_sums(U)
 
 
-def real_roots(coeffs, imag_tol: float = 1e-7) -> np.ndarray:
-    """Real roots of c4 t^4 + ... + c0 (leading zeros allowed); a root with |Im| <= imag_tol (1 + |root|)
-    counts as real (a double root comes out of np.roots as a nearly real complex pair)."""
-    cf = np.trim_zeros(np.asarray(coeffs, dtype=float), "f")
-    if cf.size <= 1:
-        return np.empty(0)
-    roots = np.roots(cf)
-    scale = 1.0 + np.abs(roots)
-    return np.sort(roots[np.abs(roots.imag) <= imag_tol * scale].real)
+def real_roots(coeffs, imag_tol: float = 1e-6) -> np.ndarray:
+    """The real roots of c4 t^4 + ... + c0, sorted (leading zeros allowed).
+
+    The package's one NumPy quartic solver, ``subproblem.breakpoint.quartic_real_roots`` (companion
+    eigenvalues; a root with |Im| <= imag_tol (1 + |root|) counts as real, so a double root that
+    rounding splits into a nearly real pair is kept), with its NaN slots dropped.
+    """
+    from ..subproblem.breakpoint import quartic_real_roots
+
+    roots = quartic_real_roots(np.asarray(coeffs, dtype=float), imag_tol)
+    return np.sort(roots[np.isfinite(roots)])
 
 
 def _quartic_numeric(a_, b_, w_, d_) -> np.ndarray:
@@ -428,9 +430,6 @@ def paper_solve(Qt, P, Z, h, **recipe) -> float:
     coeffs = branch_coefficients(np.asarray(Qt, float), np.asarray(P, float), np.asarray(Z, float))
     values = [paper_choice(tuple(m[k] for m in coeffs), h, **recipe)[2] for k in range(2)]
     return float(min(values))
-
-
-CORRECTED = {"crossing_sign": -1, "drop_zero_y": False, "l1_intervals": "kinks"}
 
 
 def l1_sign_vectors(x, y, cuts) -> np.ndarray:

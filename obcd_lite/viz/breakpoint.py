@@ -1,6 +1,6 @@
 """Figures for notebook 02: the stepper's stages and the quartic's roots on both half circles.
 
-Pure drawing from :mod:`obcd_lite.teaching.breakpoint_stages`; colours from :mod:`.style`.
+Pure drawing from :mod:`obcd_lite.teaching.breakpoint`; colours from :mod:`.style`.
 The x-axis is arctan(t), so the whole line t in R fits and t = +-inf (cos theta = 0) sits at
 +-pi/2.
 """
@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..stiefel import BRANCHES
-from ..teaching.breakpoint_stages import chosen_index, marker_position, smooth_half_circle
+from ..teaching.breakpoint import chosen_index, marker_position, smooth_half_circle
 from .style import BRANCH_COLORS, apply_style
 
 apply_style()
@@ -30,6 +30,18 @@ def stepper_figure(state: dict, figsize=(8.5, 4.4)):
     circles; each candidate is drawn at its exact value. For a discontinuous h (l0) a
     breakpoint's value is the lower one (h is lower semicontinuous: at a zero crossing the
     entry counts as 0), so × may sit below the curve drawn just beside it.
+
+    Parameters
+    ----------
+    state : dict
+        A ``teaching.breakpoint.stepper_state``.
+    figsize : tuple of float, default (8.5, 4.4)
+        The figure's size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
     """
     fig, axes = plt.subplots(1, 2, figsize=figsize, sharey=True)
     cs = state.get("candidates")
@@ -82,6 +94,20 @@ def quartic_roots_figure(a: float, b: float, w: float, d: float, e: float, roots
     """The smooth p(t) + e and p~(t) + e of one branch (h = 0) with the quartic's real ``roots`` on both.
 
     A root sits at a flat point of exactly one of the two curves (Appendix B's squaring step).
+
+    Parameters
+    ----------
+    a, b, w, d, e : float
+        The coefficients of eq. (1-D) of the branch (w = cq - e).
+    roots : array_like
+        The quartic's real roots (values of t).
+    figsize : tuple of float, default (8.0, 3.6)
+        The figure's size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
     """
     t = np.tan(np.linspace(-np.pi / 2, np.pi / 2, 801)[1:-1])
     roots = np.asarray(roots, dtype=float)
@@ -101,12 +127,26 @@ def quartic_roots_figure(a: float, b: float, w: float, d: float, e: float, roots
 
 
 def half_circles_figure(x: np.ndarray, y: np.ndarray, branch: str = "rot", figsize=(8.5, 4.4)):
-    """Lemma B.1 on one circle: the half circles sigma = +1 (cos theta > 0, t = tan theta runs over R)
-    and sigma = -1 (cos theta < 0), the two points cos theta = 0 that t never reaches, and the kinks
-    theta where an entry c x_i + s y_i of V Z vanishes (t = -x_i / y_i, on both half circles).
+    """Lemma B.1 on one circle: its two half circles, the points cos theta = 0 and the kinks of h.
 
-    ``x``, ``y`` are one branch's vectors of eq. (1-D) (``branch_coefficients``); right: the same
-    points on the t axis of each half circle (drawn at arctan t).
+    The half circles sigma = +1 (cos theta > 0, t = tan theta runs over R) and sigma = -1 (cos theta < 0),
+    the two points cos theta = 0 that t never reaches, and the kinks theta where an entry c x_i + s y_i
+    of V Z vanishes (t = -x_i / y_i, on both half circles); right: the same points on the t axis of
+    each half circle (drawn at arctan t).
+
+    Parameters
+    ----------
+    x, y : array_like
+        One branch's vectors of eq. (1-D) (``branch_coefficients``).
+    branch : str, default "rot"
+        The branch's name, for the title and colour.
+    figsize : tuple of float, default (8.5, 4.4)
+        The figure's size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
     """
     x, y = np.ravel(x), np.ravel(y)
     fig, (ax, ax_t) = plt.subplots(1, 2, figsize=figsize, gridspec_kw={"width_ratios": [1, 1.4]})

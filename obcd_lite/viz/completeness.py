@@ -21,7 +21,18 @@ apply_style()
 
 
 def step_figure(state: dict) -> plt.Figure:
-    """Heatmaps of the running product and the remaining matrix, and the branch strip."""
+    """Heatmaps of the running product and the remaining matrix, and the branch strip.
+
+    Parameters
+    ----------
+    state : dict
+        A ``teaching.completeness_steps.step_state``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig = plt.figure(figsize=(9.0, 4.6))
     grid = fig.add_gridspec(2, 2, height_ratios=[10, 1], hspace=0.35)
     for col, (key, label) in enumerate([("product", "running product  W_l ... W_1"),
@@ -48,7 +59,18 @@ def step_figure(state: dict) -> plt.Figure:
 
 
 def frame_figure(factors: Sequence[Factor]) -> plt.Figure:
-    """n = 3: the frame (columns of W_l ... W_1) after each of the 3 factors, in 3-D."""
+    """n = 3: the frame (columns of W_l ... W_1) after each of the 3 factors, in 3-D.
+
+    Parameters
+    ----------
+    factors : sequence of Factor
+        The three factors.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     if any(max(f[0], f[1]) > 2 for f in factors):
         raise ValueError("frame_figure draws n = 3 only; the factors touch rows beyond 2")
     described = describe_factors(factors)
@@ -75,7 +97,20 @@ def frame_figure(factors: Sequence[Factor]) -> plt.Figure:
 
 
 def diagonal_signs_figure(R_classical: np.ndarray, R_fixed: np.ndarray, det: float) -> plt.Figure:
-    """Lemma A.5 side by side: the diagonal R left by classical and sign-fixed Givens QR."""
+    """Lemma A.5 side by side: the diagonal R left by classical and sign-fixed Givens QR.
+
+    Parameters
+    ----------
+    R_classical, R_fixed : numpy.ndarray
+        The two triangular factors.
+    det : float
+        det of the matrix factored.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig, axes = plt.subplots(1, 2, figsize=(9.0, 2.6), sharey=True)
     for ax, R, name in zip(axes, (R_classical, R_fixed), ("classical Givens QR", "with Listing 1's -I fixes")):
         diag = np.diag(R)
@@ -90,7 +125,20 @@ def diagonal_signs_figure(R_classical: np.ndarray, R_fixed: np.ndarray, det: flo
 
 
 def reachability_figure(runs: dict, floor: float) -> plt.Figure:
-    """F per iteration for both runs, with the floor 4 of rotations-only when det differs."""
+    """F per iteration for both runs, with the floor 4 of rotations-only when det differs.
+
+    Parameters
+    ----------
+    runs : dict
+        What ``teaching.completeness_steps.reachability_runs`` returns.
+    floor : float
+        The rotations-only floor.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig, ax = plt.subplots(figsize=(8.0, 3.6))
     labels = {"both": "OBCD: rotations and reflections", "rot": "rotations only (branches='rot')"}
     for key, result in runs.items():

@@ -20,10 +20,23 @@ LEVEL_COLORS = {"critical": "#dde8f5", "BS2": "#b7d0ea", "BS3": "#8fb5dd", "BS4"
 
 
 def nested_sets_figure(counts: dict, title: str = "", figsize=(10, 4.2)):
-    """Nested boxes critical ⊇ BS2 ⊇ BS3 ⊇ ... ⊇ global for each solver label, with counts; points in
-    BS2 but not critical (the erratum) drawn in a red box outside "critical".
+    """Nested boxes critical ⊇ BS2 ⊇ BS3 ⊇ ... ⊇ global for each solver label, with counts.
 
-    ``counts``: {label: {"points": m, "critical": c, "BS2": b2, ..., "global": g, "BS2_not_critical": x}}.
+    Points in BS2 but not critical (the erratum) are drawn in a red box outside "critical".
+
+    Parameters
+    ----------
+    counts : dict
+        {label: {"points": m, "critical": c, "BS2": b2, ..., "global": g, "BS2_not_critical": x}}.
+    title : str, optional
+        The figure's title.
+    figsize : tuple of float, optional
+        The figure's size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
     """
     labels = list(counts)
     fig, axes = plt.subplots(1, len(labels), figsize=figsize, squeeze=False)
@@ -52,7 +65,20 @@ def nested_sets_figure(counts: dict, title: str = "", figsize=(10, 4.2)):
 
 
 def certificate_figure(classification, figsize=(10, 3.6)):
-    """Left: each level with its verdict and certificate; right: the pair gaps K(I) - min K (k = 2)."""
+    """Left: each level with its verdict and certificate; right: the pair gaps K(I) - min K (k = 2).
+
+    Parameters
+    ----------
+    classification : Classification
+        What ``optimality.classify`` returns.
+    figsize : tuple of float, optional
+        The figure's size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     c = classification
     fig, (ax_levels, ax_gaps) = plt.subplots(1, 2, figsize=figsize, gridspec_kw={"width_ratios": [1.3, 1]})
     names = list(c.levels)
@@ -94,8 +120,25 @@ def certificate_figure(classification, figsize=(10, 3.6)):
 
 
 def witness_figure(witness, curves: dict, figsize=(10, 3.8)):
-    """Left: for each pair, the value the shared free subgradient entry must take to make that pair
-    stationary, against the interval dh allows. Right: F - F(X) along the curves of ``two_pair_descent``."""
+    """The BS2-not-critical witness: why every pair is stationary, and the curves that descend.
+
+    Left: for each pair, the value the shared free subgradient entry must take to make that pair
+    stationary, against the interval dh allows. Right: F - F(X) along the curves of ``two_pair_descent``.
+
+    Parameters
+    ----------
+    witness : Witness
+        The witness.
+    curves : dict
+        What ``teaching.hierarchy.two_pair_descent`` returns.
+    figsize : tuple of float, optional
+        The figure's size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig, (ax_pairs, ax_curves) = plt.subplots(1, 2, figsize=figsize)
     lo, hi = witness.problem.h.subdifferential(witness.X)
     row = 0
@@ -123,7 +166,22 @@ def witness_figure(witness, curves: dict, figsize=(10, 3.8)):
 
 
 def alpha_figure(alphas, series: dict, figsize=(10, 3.4)):
-    """How many candidate points are BS2, for each alpha (log axis); one line per example."""
+    """How many candidate points are BS2, for each alpha (log axis); one line per example.
+
+    Parameters
+    ----------
+    alphas : array_like
+        The alphas.
+    series : dict
+        {label: counts, one per alpha}.
+    figsize : tuple of float, optional
+        The figure's size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig, ax = plt.subplots(figsize=figsize)
     for (label, counts), marker in zip(series.items(), itertools.cycle("osD^v")):
         ax.semilogx(alphas, counts, marker=marker, label=label)
@@ -136,8 +194,23 @@ def alpha_figure(alphas, series: dict, figsize=(10, 3.4)):
 
 
 def theory_figure(run: dict, figsize=(10, 3.6)):
-    """Left: Theorem 4.2(a) step by step, x_term <= v_term <= decrease. Right: the eps-BS measure,
-    its running minimum and the bound c~/(T + 1) of Theorem 4.2(b)."""
+    """Theorem 4.2 along a run.
+
+    Left: Theorem 4.2(a) step by step, x_term <= v_term <= decrease. Right: the eps-BS measure,
+    its running minimum and the bound c~/(T + 1) of Theorem 4.2(b).
+
+    Parameters
+    ----------
+    run : dict
+        What ``teaching.paper_rates.theory_run`` returns.
+    figsize : tuple of float, optional
+        The figure's size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig, (ax_a, ax_b) = plt.subplots(1, 2, figsize=figsize)
     steps = np.arange(1, len(run["decrease"]) + 1)
     floor = 1e-18

@@ -21,7 +21,20 @@ SHORT = {"Theorem": "Thm", "Lemma": "Lem", "Remark": "Rem", "Definition": "Def",
 
 
 def coverage_figure(cov: dict, figsize=(10, 2.8)):
-    """Left: statements with a verdict, checked by a test, and the total. Right: the rows by verdict."""
+    """Left: statements with a verdict, checked by a test, and the total. Right: the rows by verdict.
+
+    Parameters
+    ----------
+    cov : dict
+        What ``teaching.ledger.coverage`` returns.
+    figsize : tuple of float, optional
+        The figure's size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig, (ax_c, ax_v) = plt.subplots(1, 2, figsize=figsize, gridspec_kw={"width_ratios": [1, 1.2]})
     names = ["total", "with a verdict", "checked by a test"]
     values = [cov["total"], cov["verdict"], cov["checked"]]
@@ -42,7 +55,22 @@ def coverage_figure(cov: dict, figsize=(10, 2.8)):
 
 
 def verdict_figure(rows: list[dict], title: str = "", figsize=(10, 2.8)):
-    """The selected rows' verdicts as one bar each, labelled by statement (the explorer's figure)."""
+    """The selected rows' verdicts as one bar each, labelled by statement (the explorer's figure).
+
+    Parameters
+    ----------
+    rows : list of dict
+        Ledger rows.
+    title : str, optional
+        The figure's title.
+    figsize : tuple of float, optional
+        The figure's size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig, ax = plt.subplots(figsize=figsize)
     if not rows:
         ax.text(0.5, 0.5, "no statement matches", ha="center", va="center", transform=ax.transAxes)
@@ -61,9 +89,26 @@ def verdict_figure(rows: list[dict], title: str = "", figsize=(10, 2.8)):
 
 
 def rates_figure(run, report: dict, figsize=(10, 3.6)):
-    """Left: Lemma 4.4(a) and Theorem 4.10(a) as measured / bound ratios along the run (<= 1 holds),
+    """Section 4's rates along a run.
+
+    Left: Lemma 4.4(a) and Theorem 4.10(a) as measured / bound ratios along the run (<= 1 holds),
     with the statement's and the proof's E_{t+1}. Right: Theorem 4.11(b), ||X^t - X^inf|| against the
-    fitted rate and the theorem's rate tau (from the same constants)."""
+    fitted rate and the theorem's rate tau (from the same constants).
+
+    Parameters
+    ----------
+    run : RateRun
+        What ``teaching.paper_rates.rate_run`` returns.
+    report : dict
+        What ``teaching.paper_rates.rate_report`` returns.
+    figsize : tuple of float, optional
+        The figure's size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig, (ax_r, ax_x) = plt.subplots(1, 2, figsize=figsize)
     t = report["iterations"]
     ax_r.semilogy(t, report["lemma_4_4a"], ".", ms=3, label="Lemma 4.4(a)")

@@ -1,7 +1,7 @@
 """Figures for notebook 01: O(2) as two circles, and F along both circles with its critical points.
 
 Pure drawing: every number comes from :mod:`obcd_lite.teaching.critical_points` and
-:mod:`obcd_lite.teaching.o2_explorer` (which runs the Cayley method and OBCD); nothing here
+:mod:`obcd_lite.teaching.o2` (which runs the Cayley method and OBCD); nothing here
 computes an algorithm. Colours: :data:`obcd_lite.viz.style.BRANCH_COLORS`.
 """
 from __future__ import annotations
@@ -25,6 +25,18 @@ def two_circles_figure(angles: Sequence[float] = (0.0, np.pi / 3, np.pi), figsiz
     ref(θ); the two circles are drawn side by side because they are different components.
     Right: det((1 - t) rot(0) + t ref(0)) for t in [0, 1]. det is continuous and equals +-1 on
     O(2), so any path from a rotation to a reflection passes det = 0, i.e. leaves O(2).
+
+    Parameters
+    ----------
+    angles : sequence of float
+        The angles marked on both circles.
+    figsize : tuple of float, optional
+        The figure's size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
     """
     fig, (ax_circles, ax_det) = plt.subplots(1, 2, figsize=figsize, gridspec_kw={"width_ratios": [1.6, 1]})
     t = np.linspace(0.0, 2 * np.pi, 200)
@@ -67,6 +79,12 @@ def landscape_axes(ax, landscape: dict, critical=(), bs2=(), trajectories: dict 
     critical, bs2 : CriticalPoint records; markers: ▼ min, ▲ max, ◆ other, ■ flat arc;
         filled = smooth, hollow = kink of the l1 term; a star rings each BS_2-point.
     trajectories : {label: (branches, thetas, values)} drawn as connected dots.
+    title : the axes' title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax``.
     """
     for branch in ("rot", "ref"):
         ax.plot(landscape["theta"], landscape[branch], color=BRANCH_COLORS[branch], lw=1.6,
@@ -110,7 +128,20 @@ def _seam(theta: float) -> list[float]:
 
 def landscape_figure(landscape: dict, critical=(), bs2=(), trajectories=None, title="",
                      figsize=(7, 4.8)):
-    """A one-panel figure around :func:`landscape_axes`."""
+    """A one-panel figure around :func:`landscape_axes`.
+
+    Parameters
+    ----------
+    landscape, critical, bs2, trajectories, title
+        As for :func:`landscape_axes`.
+    figsize : tuple of float, optional
+        The figure's size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig, ax = plt.subplots(figsize=figsize)
     landscape_axes(ax, landscape, critical, bs2, trajectories, title)
     fig.tight_layout()
@@ -118,7 +149,18 @@ def landscape_figure(landscape: dict, critical=(), bs2=(), trajectories=None, ti
 
 
 def critical_table(points) -> str:
-    """A fixed-precision text table of CriticalPoint records (for printing in notebooks)."""
+    """A fixed-precision text table of CriticalPoint records (for printing in notebooks).
+
+    Parameters
+    ----------
+    points : sequence of CriticalPoint
+        The records.
+
+    Returns
+    -------
+    str
+        One line per point.
+    """
     lines = [f"{'branch':<6} {'theta':>9} {'F':>11} {'kind':<6} {'smooth':<6}"]
     for pt in points:
         lines.append(f"{pt.branch:<6} {pt.theta:9.6f} {pt.value:11.6f} {pt.kind:<6} {str(pt.smooth):<6}")
@@ -126,8 +168,22 @@ def critical_table(points) -> str:
 
 
 def snapshot_figure(snap, figsize=(8.5, 4.0)):
-    """The explorer's figure for a :class:`~obcd_lite.teaching.o2_explorer.Snapshot`: the landscape
-    with critical points, BS_2-points and both trajectories."""
+    """The explorer's figure for a :class:`~obcd_lite.teaching.o2.Snapshot`.
+
+    The landscape with critical points, BS_2-points and both trajectories.
+
+    Parameters
+    ----------
+    snap : Snapshot
+        The explorer's state.
+    figsize : tuple of float, optional
+        The figure's size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     paths = {"Cayley (Wen–Yin)": (snap.cayley.branches, snap.cayley.thetas, snap.cayley.values),
              "OBCD k=2": (snap.obcd.branches, snap.obcd.thetas, snap.obcd.values)}
     T = snap.T
@@ -137,7 +193,20 @@ def snapshot_figure(snap, figsize=(8.5, 4.0)):
 
 
 def orbit_figure(orbit: dict, figsize=(4.0, 4.0)):
-    """The k rotations of :func:`~obcd_lite.teaching.o2_explorer.rotation_orbit` on the rotation circle."""
+    """The k rotations of :func:`~obcd_lite.teaching.o2.rotation_orbit` on the rotation circle.
+
+    Parameters
+    ----------
+    orbit : dict
+        What ``rotation_orbit`` returns.
+    figsize : tuple of float, optional
+        The figure's size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig, ax = plt.subplots(figsize=figsize)
     t = np.linspace(0.0, 2 * np.pi, 200)
     ax.plot(np.sin(t), np.cos(t), color=BRANCH_COLORS["rot"], lw=1.5)

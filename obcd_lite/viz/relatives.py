@@ -18,10 +18,28 @@ VARIANT_COLORS = {"OBCD": SOLVER_COLORS["obcd"], "one step": RELATIVE_COLORS["ob
 
 
 def procrustes_figure(runs: dict, names: dict, F_star: float, F_floor: float, title: str = "") -> plt.Figure:
-    """Relative gap (F - F*)/|F*| against pair updates (left) and seconds (right), one curve per run,
-    with the floor of the start's component (dashed) when it is above F*.
+    """Relative gap (F - F*)/|F*| against pair updates (left) and seconds (right), one curve per run.
 
-    runs : label -> Result; names : label -> registry name (for the colour)."""
+    The floor of the start's component is drawn dashed when it is above F*.
+
+    Parameters
+    ----------
+    runs : dict
+        {label: Result}.
+    names : dict
+        {label: registry name} (for the colour).
+    F_star : float
+        The optimum.
+    F_floor : float
+        The floor of the start's component.
+    title : str, optional
+        The figure's title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig, axes = plt.subplots(1, 2, figsize=(9.0, 4.2), sharey=True)
     for label, res in runs.items():
         h = res.history
@@ -46,8 +64,22 @@ def procrustes_figure(runs: dict, names: dict, F_star: float, F_floor: float, ti
 
 
 def ablation_figure(table: pd.DataFrame, title: str = "") -> plt.Figure:
-    """F - F_best per instance (problem, data set) and variant, log scale; exact ties with the best
-    at the bottom, declined variants left out."""
+    """F - F_best per instance (problem, data set) and variant, log scale.
+
+    Exact ties with the best sit at the bottom; declined variants are left out.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The ablation table.
+    title : str, optional
+        The figure's title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     ok = table[~table["declined"]].copy()
     ok["instance"] = ok["problem"] + " / " + ok["dataset"]
     instances = list(dict.fromkeys(ok["instance"]))

@@ -27,7 +27,21 @@ FALLBACK_TEXT = "Interactive explorer: run the notebook (Run > Run All Cells) to
 
 @dataclass
 class Explorer:
-    """An explorer's widget, controls, output, state and redraw (see the module docstring)."""
+    """An explorer's widget, controls, output, state and redraw (see the module docstring).
+
+    Attributes
+    ----------
+    widget : ipywidgets.Widget
+        The box to display.
+    controls : dict
+        {name: control}.
+    out : ipywidgets.Output
+        Where the figure goes.
+    state : dict
+        ``state["value"]``: the latest result; ``state["error"]``: the latest rejected value's message.
+    redraw : callable
+        Recompute and redraw from the controls' current values.
+    """
 
     widget: Any
     controls: dict
@@ -47,6 +61,9 @@ def explorer(controls: dict, compute: Callable[..., Any], figure: Callable[[Any]
              ) -> Explorer:
     """Wire ``controls`` to ``compute(**values)``; draw ``figure(result)`` into an Output widget.
 
+    A value that ``compute`` rejects (ValueError) is shown as the message instead of a figure,
+    and ``state["error"]`` holds it; the previous result stays in ``state["value"]``.
+
     Parameters
     ----------
     controls : name -> ipywidgets control; ``compute`` is called with the controls' values by name.
@@ -56,8 +73,10 @@ def explorer(controls: dict, compute: Callable[..., Any], figure: Callable[[Any]
     layout : (controls, out, text) -> the box to display; default: controls in rows of two, then
         the figure, then the text.
 
-    A value that ``compute`` rejects (ValueError) is shown as the message instead of a figure,
-    and ``state["error"]`` holds it; the previous result stays in ``state["value"]``.
+    Returns
+    -------
+    Explorer
+        The explorer.
     """
     import ipywidgets as widgets
 
@@ -95,9 +114,23 @@ def _default_layout(controls: dict, out, text):
 
 
 def slider_layout(width: str = "456px", description_width: str = "56px"):
-    """The layout every slider uses: a track of at least 300 px. Measured in JupyterLab 4.6 /
-    Chromium: the description takes its width + 8 px, the readout 76 px and the track's margins
-    12 px, so 456 px leave a 304 px track."""
+    """The layout every slider uses: a track of at least 300 px.
+
+    Measured in JupyterLab 4.6 / Chromium: the description takes its width + 8 px, the readout 76 px
+    and the track's margins 12 px, so 456 px leave a 304 px track.
+
+    Parameters
+    ----------
+    width : str, default "456px"
+        The slider's width.
+    description_width : str, default "56px"
+        The description's width.
+
+    Returns
+    -------
+    dict
+        Keyword arguments for an ipywidgets slider (``layout`` and ``style``).
+    """
     import ipywidgets as widgets
 
     return dict(layout=widgets.Layout(width=width), style={"description_width": description_width})

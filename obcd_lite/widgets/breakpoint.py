@@ -1,8 +1,9 @@
-"""Wiring of notebook 02's stepper: seed, penalty and stage -> :func:`obcd_lite.teaching.breakpoint_stages.stepper_state`
+"""Wiring of notebook 02's stepper: seed, penalty and stage -> :func:`obcd_lite.teaching.breakpoint.stepper_state`
 -> :func:`obcd_lite.viz.breakpoint.stepper_figure` (the pattern of :mod:`obcd_lite.widgets.base`)."""
 from __future__ import annotations
 
-from ..teaching.breakpoint_stages import PENALTY_NAMES, STAGES, describe_state, stepper_state
+from ..penalties import PENALTY_NAMES
+from ..teaching.breakpoint import STAGES, describe_state, stepper_state
 from .base import Explorer, explorer, slider_layout
 
 
@@ -13,6 +14,22 @@ def breakpoint_stepper(rng: int = 0, penalty: str = "l1", stage: int = len(STAGE
     Starts at the last stage (everything drawn); the stage is kept when the seed or the penalty
     changes. ``controls``: "rng" (the instance's seed), "penalty", "stage"; the button is
     ``Explorer.widget``'s only ``Button``. ``state["value"]`` is the latest stepper state.
+
+    Parameters
+    ----------
+    rng : int, default 0
+        The first seed.
+    penalty : str, default "l1"
+        The first penalty (``penalties.PENALTY_NAMES``).
+    stage : int, default the last
+        The first stage.
+    max_seed : int, default 50
+        The seed slider's maximum.
+
+    Returns
+    -------
+    Explorer
+        The stepper.
     """
     import ipywidgets as widgets
 
@@ -39,7 +56,23 @@ def breakpoint_stepper(rng: int = 0, penalty: str = "l1", stage: int = len(STAGE
 
 
 def step_button(ex: Explorer):
-    """The stepper's "step" button inside ``ex.widget`` (for tests and notebooks that click it)."""
+    """The stepper's "step" button inside ``ex.widget`` (for tests and notebooks that click it).
+
+    Parameters
+    ----------
+    ex : Explorer
+        A :func:`breakpoint_stepper`.
+
+    Returns
+    -------
+    ipywidgets.Button
+        The button.
+
+    Raises
+    ------
+    LookupError
+        If ``ex.widget`` holds no button.
+    """
     import ipywidgets as widgets
 
     stack = [ex.widget]

@@ -13,6 +13,20 @@ def factor_explorer(D, factors: Sequence[Factor], initial_step: int = 0) -> Expl
     """A slider over the steps 0..len(factors) of D = W_m ... W_1 (Theorem 3.1(a)).
 
     ``controls["step"]`` is the slider; ``state["value"]`` the latest :func:`step_state`.
+
+    Parameters
+    ----------
+    D : numpy.ndarray
+        The orthogonal matrix factored.
+    factors : sequence of Factor
+        Its factors.
+    initial_step : int, default 0
+        The first step shown.
+
+    Returns
+    -------
+    Explorer
+        The explorer.
     """
     import ipywidgets as widgets
 

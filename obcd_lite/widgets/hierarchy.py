@@ -8,15 +8,40 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from ..solvers import SOLVERS
-from ..teaching.hierarchy import PENALTY_NAMES, explore
+from ..penalties import PENALTY_NAMES
+from ..teaching.hierarchy import explore
 from ..viz.hierarchy import certificate_figure
 from .base import Explorer, explorer, slider_layout
 
 
 def build_explorer(n: int = 4, r: int = 1, penalty: str = "l1", lam: float = 0.1, k: int = 2,
                    alpha: float = 1e-5, seed: int = 0, solver: str = "obcd") -> Explorer:
-    """Sliders n, r, penalty, lam, k, alpha (log10), seed and the solver; shows the levels its output
-    attains with their certificates."""
+    """Sliders n, r, penalty, lam, k, alpha (log10), seed and the solver.
+
+    Shows the levels its output attains with their certificates.
+
+    Parameters
+    ----------
+    n, r : int
+        The size of St(n, r).
+    penalty : str, default "l1"
+        One of ``penalties.PENALTY_NAMES``.
+    lam : float, default 0.1
+        The penalty's weight.
+    k : int, default 2
+        The block size of the BS_k test.
+    alpha : float, default 1e-5
+        The proximal parameter.
+    seed : int, default 0
+        The problem's and the start's seed.
+    solver : str, default "obcd"
+        A key of ``solvers.SOLVERS``.
+
+    Returns
+    -------
+    Explorer
+        The explorer.
+    """
     style = slider_layout()
     controls = {
         "n": widgets.IntSlider(value=n, min=3, max=8, description="n", **style),

@@ -15,12 +15,36 @@ SECTIONS = ("all", *sorted({section_of(r["label"]) for r in LEDGER}))
 
 
 def select(section: str = "all", verdict: str = "all") -> list[dict]:
-    """The ledger rows of one section ("all" or "2", "3", "4", "A", "B", "C") with one verdict ("all" or a verdict)."""
+    """The ledger rows of one section with one verdict.
+
+    Parameters
+    ----------
+    section : str, default "all"
+        "all" or "2", "3", "4", "A", "B", "C".
+    verdict : str, default "all"
+        "all" or a verdict.
+
+    Returns
+    -------
+    list of dict
+        The rows.
+    """
     return ledger_rows(None if section == "all" else section, None if verdict == "all" else verdict)
 
 
 def build_explorer(section: str = "all", verdict: str = "all") -> Explorer:
-    """Two dropdowns (section, verdict); shows the selected statements' verdicts and their table."""
+    """Two dropdowns (section, verdict); shows the selected statements' verdicts and their table.
+
+    Parameters
+    ----------
+    section, verdict : str
+        The first selection, as for :func:`select`.
+
+    Returns
+    -------
+    Explorer
+        The explorer.
+    """
     style = slider_layout()
     controls = {"section": widgets.Dropdown(options=SECTIONS, value=section, description="section", **style),
                 "verdict": widgets.Dropdown(options=("all", *VERDICTS), value=verdict, description="verdict", **style)}

@@ -1,10 +1,10 @@
-"""Wiring of notebook 01's explorer: sliders -> :func:`obcd_lite.teaching.o2_explorer.compute`
+"""Wiring of notebook 01's explorer: sliders -> :func:`obcd_lite.teaching.o2.compute`
 -> :func:`obcd_lite.viz.o2.snapshot_figure` (the pattern of :mod:`obcd_lite.widgets.base`)."""
 from __future__ import annotations
 
 import numpy as np
 
-from ..teaching.o2_explorer import DEFAULT_ALPHA, DEFAULT_TARGET, compute, snapshot_summary
+from ..teaching.o2 import DEFAULT_ALPHA, DEFAULT_TARGET, compute, snapshot_summary
 from ..validation import as_matrix
 from .base import Explorer, explorer, slider_layout
 
@@ -17,7 +17,25 @@ def o2_explorer(target=DEFAULT_TARGET, mu: float = 0.0, start_theta: float = 1.0
     """The explorer of notebook 01: T in number boxes; mu, alpha and the start point on sliders.
 
     ``controls`` maps "t11", "t12", "t21", "t22", "mu", "alpha", "start_theta", "start_branch" to
-    widgets; ``state["value"]`` is the latest :class:`~obcd_lite.teaching.o2_explorer.Snapshot`.
+    widgets; ``state["value"]`` is the latest :class:`~obcd_lite.teaching.o2.Snapshot`.
+
+    Parameters
+    ----------
+    target : 2 x 2 nested sequence
+        The first target T.
+    mu : float, default 0.0
+        The l1 weight.
+    start_theta : float, default 1.0
+        The start angle.
+    start_branch : str, default "rot"
+        The start circle.
+    alpha : float, default 1e-5
+        The proximal parameter.
+
+    Returns
+    -------
+    Explorer
+        The explorer.
     """
     import ipywidgets as widgets
 
@@ -57,10 +75,23 @@ def _compact_layout(controls: dict, out, text):
 
 
 def orbit_explorer(k: int = 3, max_k: int = 12) -> Explorer:
-    """Notebook 00's widget check: a slider k redraws the k rotations rot(2 pi j / k)."""
+    """Notebook 00's widget check: a slider k redraws the k rotations rot(2 pi j / k).
+
+    Parameters
+    ----------
+    k : int, default 3
+        The first k.
+    max_k : int, default 12
+        The slider's maximum.
+
+    Returns
+    -------
+    Explorer
+        The explorer.
+    """
     import ipywidgets as widgets
 
-    from ..teaching.o2_explorer import orbit_summary, rotation_orbit
+    from ..teaching.o2 import orbit_summary, rotation_orbit
     from ..viz.o2 import orbit_figure
 
     controls = {"k": widgets.IntSlider(value=int(k), min=1, max=max_k, description="k", continuous_update=False,

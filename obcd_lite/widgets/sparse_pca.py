@@ -8,7 +8,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from ..data import DATASET_NAMES
-from ..experiments.interactive import DEFAULTS, compare, default_methods, summary
+from ..experiments.sparse_pca import DEFAULTS, compare, default_methods, summary
 from ..experiments.runner import PROBLEMS, STARTS
 from ..solvers import SOLVERS
 from ..viz.experiments import comparison_figure
@@ -21,7 +21,18 @@ R_RANGE = (1, 10)
 
 
 def build_explorer(**overrides) -> Explorer:
-    """The explorer with :data:`~obcd_lite.experiments.interactive.DEFAULTS` (keywords override them)."""
+    """The explorer with :data:`~obcd_lite.experiments.sparse_pca.DEFAULTS` (keywords override them).
+
+    Parameters
+    ----------
+    **overrides
+        Values for the keys of ``DEFAULTS``.
+
+    Returns
+    -------
+    Explorer
+        The explorer.
+    """
     values = {**DEFAULTS, "methods": default_methods(), "start": "random", **overrides}
     controls = {
         "problem": widgets.Dropdown(options=PROBLEMS, value=values["problem"], description="problem"),

@@ -48,7 +48,7 @@ def test_solve_3x3_matches_an_independent_reference():
     for trial in range(2):
         problem = _random_problem(rng, n=5, linear=trial == 1)
         X = random_stiefel(5, 2, rng=trial)
-        Qt, P, _, _ = block_data(problem, X, problem.grad(X), [0, 2, 4], 1e-5, "exact")
+        Qt, P, _ = block_data(problem, X, problem.grad(X), [0, 2, 4], 1e-5, "exact")
         sol = solve_3x3(Qt, P)
         reference = _reference_min(Qt, P, rng)
         assert sol.certified and sol.lower_bound <= reference + 1e-12  # the certificate is sound
@@ -67,8 +67,8 @@ def test_theorem_3_8_c_holds_with_exact_Q_for_k3():
     for big in itertools.combinations(range(4), 3):
         for drop in range(3):
             small = [i for i in big if i != big[drop]]
-            Qb, Pb, Zb, _ = block_data(problem, X, G, list(big), 1e-5, "exact")
-            Qs, Ps, Zs, _ = block_data(problem, X, G, small, 1e-5, "exact")
+            Qb, Pb, Zb = block_data(problem, X, G, list(big), 1e-5, "exact")
+            Qs, Ps, Zs = block_data(problem, X, G, small, 1e-5, "exact")
             for branch, theta in itertools.product(("rot", "ref"), (0.3, 2.0, -1.1)):
                 V = branch_matrix(branch, theta)
                 W = np.eye(3)

@@ -137,7 +137,7 @@ def test_time_limit_reports_the_gap():
 @pytest.mark.parametrize("n, r, penalty", [(4, 1, "l1"), (3, 2, "nonneg"), (4, 2, "zero")])
 def test_certifies_where_docs_global_search_md_says(n, r, penalty):
     """A few rows of the measured reach (docs/global_search.md), on the same instances, with their claim."""
-    from obcd_lite.teaching.hierarchy import tiny_problem
+    from obcd_lite.teaching.instances import tiny_problem
 
     problem = tiny_problem(n, penalty, 0.1, 0)
     result = global_minimum(problem, r=r, rng=0)

@@ -7,7 +7,8 @@ from obcd_lite import L1, classify, obcd, procrustes, random_stiefel, randn_cova
 from obcd_lite.optimality import block_report
 from obcd_lite.subproblem import block_data, majorizer_value, solve_2x2_full
 from obcd_lite.teaching.critical_points import critical_points_2x2
-from obcd_lite.teaching.hierarchy import (bs2_not_critical_witness, gamma_check, lemma44_check, search_gaps)
+from obcd_lite.teaching.hierarchy import bs2_not_critical_witness, search_gaps
+from obcd_lite.teaching.paper_rates import gamma_check, lemma44_check
 
 PAPER_A = np.array([[1.0, 0.0], [-1.0, -1.0]])  # Remark 2.5: the minimizer over O(2) is a reflection
 
@@ -43,7 +44,7 @@ def test_fixed_by_rotations_not_by_reflections():
     c = classify(problem, X, Q="exact")
     assert c.critical and not c.bs[2] and c.is_global is False
     assert np.linalg.det(c.blocks[2].minimizers[(0, 1)]) == pytest.approx(-1.0)
-    Qt, P, Z, _ = block_data(problem, X, problem.grad(X), [0, 1], 1e-5, "exact")
+    Qt, P, Z = block_data(problem, X, problem.grad(X), [0, 1], 1e-5, "exact")
     rotations_only = solve_2x2_full(Qt, P, Z, problem.h, branches="rot")
     assert majorizer_value(Qt, P, np.eye(2), Z, problem.h) - rotations_only.value < 1e-12
 

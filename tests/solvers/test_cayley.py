@@ -7,7 +7,8 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from obcd_lite.solvers.cayley import cayley_matrix, cayley_method, cayley_step, cayley_symbolic, check_cayley_det
+from obcd_lite.solvers.cayley import cayley_matrix, cayley_method, cayley_step, cayley_symbolic
+from obcd_lite.teaching.exercises import check_cayley_det
 from obcd_lite.teaching.critical_points import global_minimum_2x2
 from obcd_lite.solvers.obcd import obcd
 from obcd_lite.penalties import L0, L1

@@ -15,9 +15,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import lsq_linear
 
-from obcd_lite.teaching.critical_points import (bs2_points_2x2, check_critical_count, check_reflection_target, critical_points_2x2,
-                                       criticality_residual, global_minimum_2x2, landscape_2x2,
-                                       majorizer_gap)
+from obcd_lite.teaching.critical_points import (bs2_points_2x2, critical_points_2x2, criticality_residual,
+                                                global_minimum_2x2, landscape_2x2, majorizer_gap)
+from obcd_lite.teaching.exercises import check_critical_count, check_reflection_target
 from obcd_lite.penalties import L1, Zero
 from obcd_lite.problems import procrustes
 

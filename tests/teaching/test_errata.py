@@ -14,7 +14,7 @@ from obcd_lite import L0, L1, CappedL1, NonNeg
 from obcd_lite.teaching import symbolic as S
 from obcd_lite.teaching.errata import ERRATA, KINDS, all_errata, errata_rows, errata_table
 from obcd_lite.teaching.ledger import paper_statements
-from obcd_lite.teaching.breakpoint_stages import random_instance
+from obcd_lite.teaching.instances import random_instance
 from obcd_lite.subproblem.brute_force import brute_force_2x2
 from obcd_lite.subproblem.breakpoint import (branch_coefficients, candidate_set, quartic_coefficients, quartic_real_roots,
                                   solve_2x2_full)
@@ -240,7 +240,7 @@ def _sparse_pca_block(alpha):
     problem = sparse_pca(A.T @ A / 12, L1(0.3))
     X = random_stiefel(6, 3, rng)
     B = np.array([1, 4])
-    Qt, P, Z, _ = block_data(problem, X, problem.grad(X), B, alpha, "exact")
+    Qt, P, Z = block_data(problem, X, problem.grad(X), B, alpha, "exact")
     return problem, X, B, Qt, P, Z
 
 
@@ -486,8 +486,8 @@ def _majorizer_changes(problem, X, big, drop, V, Q, alpha=1e-5):
     keep = [i for i in range(len(big)) if i != drop]
     W = np.eye(len(big))
     W[np.ix_(keep, keep)] = V  # diag(V, 1) in the order of B'
-    Qb, Pb, Zb, _ = block_data(problem, X, G, list(big), alpha, Q)
-    Qs, Ps, Zs, _ = block_data(problem, X, G, small, alpha, Q)
+    Qb, Pb, Zb = block_data(problem, X, G, list(big), alpha, Q)
+    Qs, Ps, Zs = block_data(problem, X, G, small, alpha, Q)
     k = len(small)
     return (majorizer_value(Qb, Pb, W, W @ Zb, problem.h) - majorizer_value(Qb, Pb, np.eye(k + 1), Zb, problem.h),
             majorizer_value(Qs, Ps, V, V @ Zs, problem.h) - majorizer_value(Qs, Ps, np.eye(k), Zs, problem.h))
@@ -546,7 +546,8 @@ def test_theorem_3_8_c_fails_only_with_block_dependent_varsigma():
 
 
 def test_lemma_4_4_b_fails_at_the_witness():
-    from obcd_lite.teaching.hierarchy import bs2_not_critical_witness, lemma44_check
+    from obcd_lite.teaching.hierarchy import bs2_not_critical_witness
+    from obcd_lite.teaching.paper_rates import lemma44_check
 
     w = bs2_not_critical_witness("l1")
     check = lemma44_check(w.problem, w.X)

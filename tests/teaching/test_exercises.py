@@ -8,9 +8,8 @@ import sympy as sp
 
 from obcd_lite.teaching import exercises as E
 from obcd_lite.teaching import symbolic as S
-from obcd_lite.teaching.breakpoint_stages import random_instance
+from obcd_lite.teaching.instances import random_instance
 from obcd_lite.teaching.completeness import random_orthogonal
-from obcd_lite.teaching.critical_points import check_critical_count
 
 B = np.array([[1.0, 0.0], [1.0, 2.0]])
 o1, x1, y1 = sp.symbols("o_1 x_1 y_1", real=True)
@@ -42,9 +41,9 @@ def test_right_answers_pass_and_others_fail_with_the_hint(test, right, wrong, da
 
 
 def test_notebook_01_checks_take_positional_data_too():
-    E.check(check_critical_count, B, 2.0, 12, hint="x")
+    E.check(E.check_critical_count, B, 2.0, 12, hint="x")
     with pytest.raises(E.NotSolvedYet):
-        E.check(check_critical_count, B, 5.0, 12, hint="x")
+        E.check(E.check_critical_count, B, 5.0, 12, hint="x")
 
 
 def test_not_solved_yet_renders_without_a_traceback():

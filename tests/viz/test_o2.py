@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from obcd_lite.teaching.critical_points import critical_points_2x2  # noqa: E402
-from obcd_lite.teaching.o2_explorer import compute  # noqa: E402
+from obcd_lite.teaching.o2 import compute  # noqa: E402
 from obcd_lite.viz.o2 import landscape_figure, snapshot_figure, two_circles_figure  # noqa: E402
 from obcd_lite.viz.style import BRANCH_COLORS  # noqa: E402
 

@@ -4,7 +4,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 from obcd_lite import NonNeg  # noqa: E402
-from obcd_lite.teaching.breakpoint_stages import STAGES, describe_state  # noqa: E402
+from obcd_lite.teaching.breakpoint import STAGES, describe_state  # noqa: E402
 from obcd_lite.widgets.breakpoint import breakpoint_stepper, step_button  # noqa: E402
 
 

@@ -28,7 +28,17 @@ DEFAULT_ALPHA = 1e-5
 
 @dataclass(frozen=True)
 class Trajectory:
-    """A run drawn on the landscape: the branch, angle and F of every iterate."""
+    """A run drawn on the landscape: the branch, angle and F of every iterate.
+
+    Attributes
+    ----------
+    branches : tuple of str
+        "rot" or "ref" per iterate.
+    thetas : numpy.ndarray
+        The angles.
+    values : numpy.ndarray
+        F per iterate.
+    """
 
     branches: tuple
     thetas: np.ndarray
@@ -42,7 +52,25 @@ class Trajectory:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """Everything the explorer shows for one setting of the sliders."""
+    """Everything the explorer shows for one setting of the sliders.
+
+    Attributes
+    ----------
+    T : numpy.ndarray
+        The target.
+    mu : float
+        The l1 weight.
+    landscape : dict
+        ``critical_points.landscape_2x2``.
+    critical, bs2 : list of CriticalPoint
+        The critical points and the BS_2-points.
+    cayley, obcd : Trajectory
+        The two runs.
+    cayley_det_Q : numpy.ndarray
+        det Q of the Cayley method's steps (its history column ``det_Q``).
+    alpha : float
+        OBCD's proximal parameter.
+    """
 
     T: np.ndarray
     mu: float
@@ -56,14 +84,46 @@ class Snapshot:
 
 
 def trajectory_of(path, T: np.ndarray, mu: float) -> Trajectory:
-    """(branch, theta, F) of each 2x2 iterate in ``path`` (angle_of from Lemma 2.5)."""
+    """(branch, theta, F) of each 2x2 iterate in ``path`` (angle_of from Lemma 2.5).
+
+    Parameters
+    ----------
+    path : sequence of numpy.ndarray
+        2 x 2 iterates.
+    T : numpy.ndarray
+        The target.
+    mu : float
+        The l1 weight.
+
+    Returns
+    -------
+    Trajectory
+        The run.
+    """
     angles = [angle_of(X) for X in path]
     return Trajectory(tuple(b for b, _ in angles), np.array([t for _, t in angles]),
                       np.array([objective_2x2(X, T, mu) for X in path]))
 
 
 def obcd_path(problem, X0: np.ndarray, max_iter: int = 20, alpha: float = DEFAULT_ALPHA) -> list[np.ndarray]:
-    """The iterates of OBCD (k = 2, both branches, exact Q) from X0, stopping once V = I."""
+    """The iterates of OBCD (k = 2, both branches, exact Q) from X0, stopping once V = I.
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        The 2 x 2 problem.
+    X0 : numpy.ndarray
+        The start.
+    max_iter : int, default 20
+        The most iterations.
+    alpha : float, default 1e-5
+        The proximal parameter.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        X0 and every iterate.
+    """
     path = [np.array(X0, dtype=float)]
 
     def keep(step) -> bool:
@@ -87,6 +147,11 @@ def compute(t11: float, t12: float, t21: float, t22: float, mu: float, start_the
     alpha : OBCD's proximal parameter (eq. (11)), > 0; also the alpha of the BS_2 test, which
         depends on it: K(V; X) = F(VX) + alpha/2 ||V - I||_F^2 for n = k = 2.
     cayley_iter : iteration budget of the Cayley method.
+
+    Returns
+    -------
+    Snapshot
+        The landscape, the critical and BS_2-points and both runs.
     """
     T = as_matrix([[t11, t12], [t21, t22]], "T", (2, 2))
     mu = check_nonnegative(mu, "mu")
@@ -101,8 +166,20 @@ def compute(t11: float, t12: float, t21: float, t22: float, mu: float, start_the
 
 
 def snapshot_summary(snap: Snapshot) -> str:
-    """Text, the same on every CPU (``rounding.fmt``; ties of the global minimum go to the first critical
-    point): final points of both runs, the global minimum, how far Cayley's det Q is from 1."""
+    """Text, the same on every CPU: final points of both runs, the global minimum, how far Cayley's det Q is from 1.
+
+    Numbers through ``rounding.fmt``; ties of the global minimum go to the first critical point.
+
+    Parameters
+    ----------
+    snap : Snapshot
+        The explorer's state.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     best = snap.critical[first_minimizer([pt.value for pt in snap.critical])]
     lines = []
     for name, traj in (("Cayley", snap.cayley), ("OBCD  ", snap.obcd)):
@@ -117,8 +194,17 @@ def snapshot_summary(snap: Snapshot) -> str:
 def rotation_orbit(k: int) -> dict:
     """The k rotations rot(2 pi j / k), j = 0..k-1: the powers of rot(2 pi / k), a group of order k.
 
-    The small compute behind notebook 00's widget check: ``{"k", "thetas", "matrices", "closes"}``,
-    where ``closes`` says that rot(2 pi / k)^k = I (to 1e-12).
+    The small compute behind notebook 00's widget check.
+
+    Parameters
+    ----------
+    k : int
+        The order.
+
+    Returns
+    -------
+    dict
+        ``{"k", "thetas", "matrices", "closes"}``, where ``closes`` says that rot(2 pi / k)^k = I (to 1e-12).
     """
     if int(k) != k or k < 1:
         raise ValueError(f"k must be a positive integer, got k = {k!r}")
@@ -130,5 +216,16 @@ def rotation_orbit(k: int) -> dict:
 
 
 def orbit_summary(orbit: dict) -> str:
-    """One line: k and whether rot(2 pi / k)^k = I."""
+    """One line: k and whether rot(2 pi / k)^k = I.
+
+    Parameters
+    ----------
+    orbit : dict
+        A :func:`rotation_orbit`.
+
+    Returns
+    -------
+    str
+        The line.
+    """
     return f"k = {orbit['k']}: rot(2π/k)^k = I: {orbit['closes']}"

@@ -1,10 +1,10 @@
-"""The pure compute of notebook 01's explorer (obcd_lite.teaching.o2_explorer)."""
+"""The pure compute of notebook 01's explorer (obcd_lite.teaching.o2)."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from obcd_lite.teaching.o2_explorer import compute, snapshot_summary
+from obcd_lite.teaching.o2 import compute, snapshot_summary
 
 PAPER_F1 = (1.0, 0.0, -1.0, -1.0, 0.0)
 PAPER_F2 = (1.0, 0.0, 1.0, 2.0, 5.0)

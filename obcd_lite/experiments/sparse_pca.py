@@ -1,5 +1,7 @@
 """The pure compute behind notebook 04's explorer: one comparison for one setting of the sliders.
 
+Wiring: :mod:`obcd_lite.widgets.sparse_pca`; figures: :mod:`obcd_lite.viz.experiments`.
+
 The defaults (planted sparse spikes, n = 50, r = 2, 0.3 s per method) make one comparison take
 well under 2 s. lam = 0.03 on "spiked" is where l1 loadings are non-trivial: below it the
 loadings stay dense (noise enters), far above it the coordinate selection of
@@ -26,13 +28,37 @@ TABLE_COLUMNS = ("method", "F", "F - F_best", "nnz", "explained_variance", "feas
 
 
 def default_methods() -> tuple[str, ...]:
-    """OBCD and, when registered, ManPG (the l1 baseline the paper's tables single out)."""
+    """OBCD and, when registered, ManPG (the l1 baseline the paper's tables single out).
+
+    Returns
+    -------
+    tuple of str
+        Registry names.
+    """
     return tuple(name for name in ("obcd", "manpg") if name in SOLVERS)
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """One comparison: the experiment, its table, the best F and (for "spiked") support recovery."""
+    """One comparison: the experiment, its table, the best F and (for "spiked") support recovery.
+
+    Attributes
+    ----------
+    experiment : Experiment
+        The runs.
+    table : pandas.DataFrame
+        One row per method.
+    F_best : float
+        The best F of the runs.
+    problem, dataset : str
+        The slider settings.
+    lam : float
+        The penalty's weight.
+    image_shape : tuple or None
+        The shape of one loading drawn as an image (the digits), else None.
+    feature_names : tuple
+        The data set's feature names.
+    """
 
     experiment: Experiment
     table: pd.DataFrame
@@ -49,7 +75,18 @@ class Comparison:
         return self.experiment.histories
 
     def point(self, method: str) -> np.ndarray:
-        """The X a method returned."""
+        """The X a method returned.
+
+        Parameters
+        ----------
+        method : str
+            A method of the comparison.
+
+        Returns
+        -------
+        numpy.ndarray
+            The point.
+        """
         runs = self.experiment.records.query("method == @method")["run"]
         if runs.empty or int(runs.iloc[0]) not in self.experiment.points:
             raise ValueError(f"no point for method {method!r}; ran: {sorted(self.experiment.points)}")
@@ -62,10 +99,38 @@ def compare(problem: str = DEFAULTS["problem"], dataset: str = DEFAULTS["dataset
             start: str = "random") -> Comparison:
     """Run ``methods`` on one instance from the same start with the same budget; tabulate.
 
-    Parameters mirror the sliders; ``n`` is the number of features (for the real sets a random
-    subset, None keeps all); ``methods=None`` takes :func:`default_methods`. Methods that do not
-    support the problem appear in the table with stop_reason "unsupported".
-    Bad values (unknown names, r > n, lam < 0, time_budget <= 0) raise ValueError naming them.
+    Methods that do not support the problem appear in the table with stop_reason "unsupported".
+
+    Parameters
+    ----------
+    problem : str, default "l1"
+        The problem's name (``runner.PROBLEMS``).
+    dataset : str, default "spiked"
+        The data set's name.
+    lam : float, default 0.03
+        The penalty's weight, >= 0.
+    r : int, default 2
+        The number of components.
+    n : int or None, default 50
+        The number of features (for the real sets a random subset; None keeps all).
+    methods : sequence of str, optional
+        Registry names; None takes :func:`default_methods`.
+    time_budget : float, default 0.3
+        Seconds per method, > 0.
+    seed : int, default 0
+        The seed of the data and the start.
+    start : str, default "random"
+        The start (``runner.STARTS``).
+
+    Returns
+    -------
+    Comparison
+        The comparison.
+
+    Raises
+    ------
+    ValueError
+        Naming a bad value (unknown names, r > n, lam < 0, time_budget <= 0).
     """
     methods = default_methods() if methods is None else tuple(methods)
     if not methods:
@@ -88,8 +153,21 @@ def compare(problem: str = DEFAULTS["problem"], dataset: str = DEFAULTS["dataset
 
 
 def summary(comparison: Comparison) -> str:
-    """The table as text (the explorer's caption), every number through ``rounding.fmt`` (4 significant
-    digits; a feasibility at rounding level prints as ``< 1e-12``)."""
+    """The table as text (the explorer's caption).
+
+    Every number goes through ``rounding.fmt`` (4 significant digits; a feasibility at rounding level
+    prints as ``< 1e-12``).
+
+    Parameters
+    ----------
+    comparison : Comparison
+        The comparison.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     # ~100 characters fit the explorer at JupyterLab's width; wider tables wrap in column blocks
     with pd.option_context("display.width", 100, "display.max_columns", 20):
         return comparison.table.to_string(index=False, float_format=lambda v: fmt(v, 4, style="g"))

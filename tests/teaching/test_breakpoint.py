@@ -1,14 +1,14 @@
-"""The breakpoint stepper's pure compute (obcd_lite.teaching.breakpoint_stages), with the brute force."""
+"""The breakpoint stepper's pure compute (obcd_lite.teaching.breakpoint: the reference search stage by stage), with the brute force."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from obcd_lite import L0, NonNeg
-from obcd_lite.subproblem.breakpoint import candidate_set, solve_2x2_full
+from obcd_lite.subproblem.breakpoint import solve_2x2_full
 from obcd_lite.subproblem.brute_force import brute_force_2x2, objective_at
-from obcd_lite.teaching.breakpoint_stages import (STAGES, describe_state, make_penalty, random_instance,
-                                                  stepper_state)
+from obcd_lite.teaching.breakpoint import STAGES, describe_state, stepper_penalty, stepper_state
+from obcd_lite.teaching.instances import random_instance
 
 PENALTIES = ["zero", "l0", "l1", "capped_l1", "nonneg"]
 
@@ -21,13 +21,13 @@ def test_direct_objective_matches_a_hand_computation():
     Qt, P, Z = np.diag([1.0, 2.0, 3.0, 4.0]), np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[1.0, 0.0], [0.0, -2.0]])
     V = np.array([[0.0, 1.0], [-1.0, 0.0]])  # rot(pi/2): vec = (0, -1, 1, 0)
     want = 0.5 * (2.0 + 3.0) + (2.0 - 3.0) + 0.5 * (1.0 + 2.0)  # + L1(0.5) of VZ = [[0,-2],[-1,0]]
-    assert objective_at(Qt, P, Z, make_penalty("l1"), V) == pytest.approx(want)
+    assert objective_at(Qt, P, Z, stepper_penalty("l1"), V) == pytest.approx(want)
 
 
 @settings(deadline=None)
 @given(seed=st.integers(0, 10**6), penalty=st.sampled_from(PENALTIES))
 def test_brute_force_agrees_with_the_solver(seed, penalty):
-    h = make_penalty(penalty)
+    h = stepper_penalty(penalty)
     Qt, P, Z = random_instance(seed, nonneg=isinstance(h, NonNeg))
     assert brute_force_2x2(Qt, P, Z, h, grid=6000).value == pytest.approx(solve_2x2_full(Qt, P, Z, h).value,
                                                                              abs=1e-7)
@@ -36,9 +36,10 @@ def test_brute_force_agrees_with_the_solver(seed, penalty):
 @settings(deadline=None)
 @given(seed=st.integers(0, 10**6), penalty=st.sampled_from(PENALTIES))
 def test_candidate_values_are_the_objective_at_their_point(seed, penalty):
-    h = make_penalty(penalty)
-    Qt, P, Z = random_instance(seed, nonneg=isinstance(h, NonNeg))
-    cs = candidate_set(Qt, P, Z, h)
+    h = stepper_penalty(penalty)
+    state = stepper_state(seed, penalty, 1)
+    Qt, P, Z = state["instance"]
+    cs = state["candidates"]  # the reference search's
     for j in np.nonzero(np.isfinite(cs.value))[0]:
         direct = objective_at(Qt, P, Z, h, _V(cs.branch[j], cs.c[j], cs.s[j]))
         assert direct == pytest.approx(cs.value[j], abs=1e-9)
