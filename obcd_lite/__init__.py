@@ -2,7 +2,8 @@
 
 Layers (each imports only the ones above it):
 
-* core — ``validation``, ``stiefel``, ``penalties``, ``problems``, ``results``;
+* core — ``validation``, ``stiefel``, ``penalties``, ``problems``, ``protocol`` (what a solver may call on a
+  problem), ``smooth`` (any smooth f: ``SmoothProblem``, ``from_pymanopt``), ``results``;
 * ``subproblem`` (the k x k problem (3)), ``solvers`` (one module per method, ``SOLVERS``),
   ``optimality`` (critical, BS₂, BS₃, …, global, with certificates);
 * ``teaching`` (pure compute behind notebooks 01–03 and 05); ``data`` (offline data sets, ``load_dataset``) and
@@ -17,6 +18,7 @@ from .optimality import (block_gaps, block_report, classify, eps_bs_measure, glo
 from .penalties import CappedL1, L0, L1, NonNeg, Penalty, Zero, count_nonzeros
 from .problems import QuadraticProblem, nonneg_pca, procrustes, randn_covariance, sparse_pca
 from .results import Recorder, Result, Step
+from .smooth import SmoothProblem, from_pymanopt
 from .solvers import SOLVERS, cayley_method, get_solver, obcd, working_sets
 from .stiefel import BRANCHES, angle_of, branch_matrix, feasibility, identity_init, polar, random_stiefel, ref, rot
 from .subproblem import (CandidateSet, TwoByTwoSolution, block_data, branch_coefficients, brute_force_2x2,
@@ -33,6 +35,7 @@ __all__ = [
     "is_critical", "riemannian_gradient_norm", "riemannian_residual",
     "CappedL1", "L0", "L1", "NonNeg", "Penalty", "Zero", "count_nonzeros",
     "QuadraticProblem", "nonneg_pca", "procrustes", "randn_covariance", "sparse_pca",
+    "SmoothProblem", "from_pymanopt",
     "Recorder", "Result", "Step",
     "SOLVERS", "cayley_method", "get_solver", "obcd", "working_sets", "cayley_matrix", "check_cayley_det",
     "BRANCHES", "angle_of", "branch_matrix", "feasibility", "identity_init", "polar", "random_stiefel", "ref", "rot",
