@@ -10,14 +10,15 @@ pymanopt cost, and what the suite does with them (OBCD, the baselines, the hiera
 
 Each builder returns an :class:`Instance`: the pymanopt ``Problem`` (cost, Euclidean gradient, and the
 Euclidean Hessian that pymanopt's trust-region method needs with the numpy backend), a proven Lipschitz
-bound of the gradient on St(n, r) (derived in the docstring) and a start. :func:`compare_smooth` puts
-OBCD next to pymanopt's trust regions for h = 0, :func:`compare_penalized` next to ManPG and RSubGrad
-with an h; :func:`explore` is the hierarchy explorer's compute (figure: ``viz.hierarchy.certificate_figure``,
+bound of the gradient on St(n, r) (derived in the docstring) and a start. :func:`smooth_runs` puts
+OBCD next to pymanopt's trust regions for h = 0, :func:`penalized_runs` next to ManPG and RSubGrad
+with an h, :func:`hierarchy_table` classifies OBCD's outputs; :func:`explore` is the hierarchy explorer's compute (figure: ``viz.hierarchy.certificate_figure``,
 wiring: ``widgets.your_problem``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -56,7 +57,7 @@ def laplacian_1d(n: int) -> np.ndarray:
     return 2.0 * np.eye(n) - np.eye(n, k=1) - np.eye(n, k=-1)
 
 
-def quartic_energy(n: int = 12, r: int = 3, *, coupling: float = 1.0, rng=0) -> Instance:
+def quartic_energy(n: int = 10, r: int = 3, *, coupling: float = 1.0, rng=0) -> Instance:
     """1/2 tr(X^T A X) + coupling/4 sum_i rho_i^2, rho = diag(X X^T), A = Laplacian + a random potential.
 
     grad = A X + coupling diag(rho) X. Lipschitz bound on St(n, r): along any segment between points of
@@ -204,48 +205,106 @@ def trust_regions(inst: Instance):
     return TrustRegions(verbosity=0, max_iterations=500).run(inst.problem, initial_point=inst.X0.copy())
 
 
-def compare_smooth(names=PROBLEM_NAMES, *, max_iter: int = 20_000, rng=0):
-    """h = 0: pymanopt's trust regions and OBCD from the same start, one row per problem (a DataFrame):
-    F of each, OBCD - TR, and both points' Riemannian residuals."""
-    import pandas as pd
+@dataclass(frozen=True)
+class SmoothRun:
+    """OBCD and pymanopt's trust regions on one problem with h = 0, from the same start."""
 
-    from ..optimality import riemannian_residual
+    instance: Instance
+    problem: SmoothProblem
+    trust_region_point: np.ndarray
+    obcd: object
 
-    rows = []
+    @property
+    def F_trust_regions(self) -> float:
+        """F at the trust-region point."""
+        return float(self.problem.F(self.trust_region_point))
+
+
+#: OBCD's pair-step budget per problem for h = 0 (the classifier's cross-entropy is flat near its minimum).
+SMOOTH_BUDGET = {"quartic": 10_000, "classifier": 30_000, "factorization": 15_000}
+
+
+def smooth_runs(names=PROBLEM_NAMES, *, rng=0) -> dict:
+    """h = 0: {name: SmoothRun}, OBCD with the estimated curvature (``bound=False``) and pymanopt's trust
+    regions from the instance's start."""
+    runs = {}
     for name in names:
         inst = instance(name, rng)
-        problem = inst.smooth()
+        problem = inst.smooth(bound=False)
         tr = trust_regions(inst)
-        run = SOLVERS["obcd"](problem, inst.X0, max_iter=max_iter, rng=rng)
-        rows.append({"problem": name, "F trust regions": float(problem.F(tr.point)), "F OBCD": run.F,
-                     "OBCD - TR": run.F - float(problem.F(tr.point)),
-                     "residual TR": riemannian_residual(problem, tr.point),
-                     "residual OBCD": riemannian_residual(problem, run.X)})
-    return pd.DataFrame(rows)
+        run = SOLVERS["obcd"](problem, inst.X0, max_iter=SMOOTH_BUDGET[name], rng=rng, log_every=200)
+        runs[name] = SmoothRun(inst, problem, tr.point, run)
+    return runs
 
 
-def compare_penalized(name: str, h: Penalty, *, solvers=("obcd", "manpg", "rsubgrad"), max_iter: int = 5000,
-                      rng=0):
-    """With h: each solver from the instance's start, a DataFrame row each (F, nonzeros, feasibility,
-    the Riemannian residual), or the solver's reason when it declines."""
+def smooth_table(runs: dict):
+    """One rendered row per problem: F of both, OBCD - TR, whether OBCD is within 1e-6, the curvature varsigma
+    OBCD used against the proven bound L."""
     import pandas as pd
 
-    from ..optimality import riemannian_residual
-
-    inst = instance(name, rng)
     rows = []
-    for solver in solvers:
-        problem = inst.smooth(h)
-        try:
-            run = SOLVERS[solver](problem, inst.X0, max_iter=max_iter, rng=rng)
-        except UnsupportedProblemError as declined:
-            rows.append({"solver": solver, "F": np.nan, "nonzeros": np.nan, "feasibility": np.nan,
-                         "residual": np.nan, "note": f"declines: {declined}"})
-            continue
-        rows.append({"solver": solver, "F": run.F, "nonzeros": int(np.count_nonzero(run.X)),
-                     "feasibility": feasibility(run.X),
-                     "residual": riemannian_residual(problem, run.X, zero_tol=1e-10), "note": ""})
-    return pd.DataFrame(rows)
+    for name, run in runs.items():
+        gap = run.obcd.F - run.F_trust_regions
+        rows.append({"problem": name, "F trust regions": fmt(run.F_trust_regions, 6), "F OBCD": fmt(run.obcd.F, 6),
+                     "OBCD − TR": fmt(gap, 1, style="e", floor=1e-9),
+                     "within 1e-6": bool(gap <= 1e-6), "pair steps": run.obcd.iterations,
+                     "ς used": fmt(run.obcd.info["varsigma"], 3), "proven L": fmt(run.instance.L, 3)})
+    return pd.DataFrame(rows).set_index("problem")
+
+
+#: The penalty of each problem in Section 6 of notebook 08.
+PENALIZED = {"quartic": ("l1", 0.01), "classifier": ("l1", 0.01), "factorization": ("nonneg", 0.0)}
+#: OBCD's pair-step budget with h (l1 converges more slowly than h = 0).
+PENALIZED_BUDGET = {"quartic": 30_000, "classifier": 20_000, "factorization": 10_000}
+
+
+def penalized_runs(*, solvers=("obcd", "manpg", "rsubgrad"), iterations: int = 2000, rng=0) -> dict:
+    """With h (:data:`PENALIZED`): {(problem, solver): (the SmoothProblem, its Result or the reason it declines)}.
+    OBCD runs :data:`PENALIZED_BUDGET` pair steps, the others ``iterations`` full-gradient iterations."""
+    runs = {}
+    for name, (h_name, lam) in PENALIZED.items():
+        inst = instance(name, rng)
+        for solver in solvers:
+            problem = inst.smooth(penalty(h_name, lam), bound=False)
+            budget = PENALIZED_BUDGET[name] if solver == "obcd" else iterations
+            try:
+                runs[name, solver] = (problem, SOLVERS[solver](problem, inst.X0, max_iter=budget, rng=rng))
+            except UnsupportedProblemError as declined:
+                runs[name, solver] = (problem, str(declined))
+    return runs
+
+
+def penalized_table(runs: dict):
+    """One rendered row per (problem, solver) of :func:`penalized_runs`: F, nonzeros, feasibility, or the reason."""
+    import pandas as pd
+
+    rows = []
+    for (name, solver), (problem, run) in runs.items():
+        row = {"problem": name, "solver": solver, "h": repr(problem.h)}
+        if isinstance(run, str):
+            rows.append({**row, "F": "—", "nonzeros": "—", "feasibility": "—", "note": "declines: " + run.split(":")[0]})
+        else:
+            rows.append({**row, "F": fmt(run.F, 6), "nonzeros": int(np.count_nonzero(np.abs(run.X) > 1e-10)),
+                         "feasibility": fmt(feasibility(run.X), 1, style="e"), "note": ""})
+    return pd.DataFrame(rows).set_index(["problem", "solver"])
+
+
+def hierarchy_table(smooth: dict, penalized: dict):
+    """The levels each output reaches, rendered: OBCD for h = 0 (:func:`smooth_runs`) and every solver that ran
+    with h (:func:`penalized_runs`): critical, BS_2 (scalar majorizer, breakpoint search), global ("not
+    decided": no certificate reaches these n)."""
+    import pandas as pd
+
+    cases = [(name, "h = 0", "obcd", run.problem, run.obcd.X) for name, run in smooth.items()]
+    cases += [(name, repr(problem.h), solver, problem, run.X) for (name, solver), (problem, run) in penalized.items()
+              if not isinstance(run, str)]
+    rows = []
+    for name, label, solver, problem, X in cases:
+        c = classify(problem, X, ks=(2,), zero_tol=1e-10)
+        rows.append({"problem": name, "h": label, "solver": solver, "F": fmt(c.F, 6), "critical": c.critical,
+                     "BS₂": c.bs[2], "global": "not decided" if c.is_global is None else c.is_global,
+                     "strongest": c.strongest})
+    return pd.DataFrame(rows).set_index(["problem", "h", "solver"])
 
 
 @dataclass(frozen=True)
@@ -253,30 +312,38 @@ class Exploration:
     """What the explorer shows: the run's F and the classification of its output."""
 
     name: str
+    h: str
     solver: str
     F: float
     iterations: int
     classification: object
-    note: str
 
     def summary(self) -> str:
         """The certificates as text (through ``rounding.fmt``)."""
-        return (f"{self.name}: {self.solver} ran {self.iterations} iterations, F = {fmt(self.F, 6)}{self.note}\n"
+        return (f"{self.name}, {self.h}: {self.solver} ran {self.iterations} iterations, F = {fmt(self.F, 6)}\n"
                 + self.classification.summary())
 
 
 def explore(problem: str = "quartic", penalty_name: str = "none", lam: float = 0.01, alpha: float = 1e-5,
-            seed: int = 0, solver: str = "obcd", bound: bool = True, max_iter: int = 3000) -> Exploration:
+            seed: int = 0, solver: str = "obcd", bound: bool = False, max_iter: int = 10000) -> Exploration:
     """Run ``solver`` on the notebook's ``problem`` with the penalty, then :func:`classify` its output
     (critical, BS_2 with the scalar majorizer, the global level only where certified: never for these
-    n > 5, so "not decided"). A solver that declines raises ValueError with its reason."""
-    inst = instance(problem, seed)
+    n > 5, so "not decided"). A solver that declines raises ValueError with its reason. Runs are cached
+    by the arguments that change them (lam only with l1), so a slider that changes nothing redraws at once."""
     h = penalty(penalty_name, lam)
-    smooth = inst.smooth(h, bound=bound)
+    label = f"h = {h!r}" if penalty_name == "l1" else f"h = {h!r} (λ = {fmt(lam, 4)} unused)"
+    run, c = _explore_run(problem, penalty_name, lam if penalty_name == "l1" else 0.0, float(alpha), int(seed),
+                          solver, bool(bound), int(max_iter))
+    return Exploration(problem, label + ("" if bound else ", L estimated"), solver, run.F, run.iterations, c)
+
+
+@lru_cache(maxsize=64)
+def _explore_run(problem: str, penalty_name: str, lam: float, alpha: float, seed: int, solver: str, bound: bool,
+                 max_iter: int):
+    inst = instance(problem, seed)
+    smooth = inst.smooth(penalty(penalty_name, lam), bound=bound)
     try:
         run = SOLVERS[solver](smooth, inst.X0, max_iter=max_iter, rng=seed)
     except UnsupportedProblemError as declined:
         raise ValueError(f"{solver} declines: {declined}") from None
-    c = classify(smooth, run.X, alpha=alpha, ks=(2,), zero_tol=1e-10)
-    note = "" if bound else " (L estimated)"
-    return Exploration(problem, solver, run.F, run.iterations, c, note)
+    return run, classify(smooth, run.X, alpha=alpha, ks=(2,), zero_tol=1e-10)
