@@ -31,10 +31,10 @@ from ..problems import QuadraticProblem
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import BRANCHES
 from ..protocol import check_problem, is_quadratic
-from ..subproblem import MAJORIZER_Q, block_data, solve_2x2_unchecked, solve_kxk
+from ..subproblem import MAJORIZER_Q, block_data
 from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
 from .obcd_kernel import run_steps
-from .obcd_smooth import run_smooth
+from .obcd_smooth import minimize_block, run_smooth
 
 #: max_iter when none is given.
 DEFAULT_MAX_ITER = 10_000
@@ -199,12 +199,7 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     for it in range(1, max_iter + 1):
         B = next(blocks)
         Qt, P, Z, _ = block_data(problem, X, G, B, alpha, Q)
-        if k == 2:
-            sol = solve_2x2_unchecked(Qt, P, Z, h, branches)
-            V, VZ = sol.V, sol.VZ
-        else:
-            V = solve_kxk(P)
-            VZ = V @ Z
+        V, VZ = minimize_block(Qt, P, Z, h, branches)
         F_before = F
         F += problem.apply_step(G, B, VZ - Z) + (h(VZ) - h(Z))
         X[B] = VZ

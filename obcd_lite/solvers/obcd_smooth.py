@@ -34,6 +34,16 @@ MAX_REDOS = 60
 ROUNDING_ULPS = 16
 
 
+def minimize_block(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray, h, branches: str = "both"):
+    """``(V, V Z)``: a global minimizer of K(V; X, B) over O(k) (eq. (11)) — the breakpoint search for k = 2, the
+    polar factor of Lemma 2.3(b) for k > 2 (h = 0, Q = varsigma I)."""
+    if len(Z) == 2:
+        sol = solve_2x2_unchecked(Qt, P, Z, h, branches)
+        return sol.V, sol.VZ
+    V = solve_kxk(P)
+    return V, V @ Z
+
+
 def run_smooth(problem, X: np.ndarray, blocks, rec: Recorder, *, alpha: float, branches: str):
     """The loop of the module docstring on X in place; returns (iterations, stop reason, tracked F, info)."""
     h = problem.h
@@ -53,13 +63,7 @@ def run_smooth(problem, X: np.ndarray, blocks, rec: Recorder, *, alpha: float, b
         F_before = F
         V = np.eye(k)
         for _ in range(MAX_REDOS + 1):
-            Qt, P = scalar_majorizer(M, varsigma + alpha)
-            if k == 2:
-                sol = solve_2x2_unchecked(Qt, P, Z, h, branches)
-                V_try, VZ = sol.V, sol.VZ
-            else:
-                V_try = solve_kxk(P)
-                VZ = V_try @ Z
+            V_try, VZ = minimize_block(*scalar_majorizer(M, varsigma + alpha), Z, h, branches)
             step = V_try - np.eye(k)
             h_change = h(VZ) - h(Z)
             model = float(np.vdot(step, M)) + 0.5 * varsigma * float(np.vdot(step, step)) + h_change
