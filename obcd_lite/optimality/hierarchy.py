@@ -90,7 +90,9 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
 
     Parameters
     ----------
-    problem : QuadraticProblem; X : (n, r) point on St(n, r).
+    problem : a :class:`~obcd_lite.protocol.Problem` (any smooth f: Q defaults to "scalar" without the quadratic
+        structure; the global level needs n <= 5 and a quadratic f or a proven Lipschitz bound, otherwise it is
+        "not decided", ``global_note`` says why); X : (n, r) point on St(n, r).
     alpha : the proximal parameter of eq. (11) (the BS_k sets depend on it).
     Q : "exact", "scalar" or "lipschitz" (varsigma = L_f); None takes "scalar" for h = 0 (so every k can be
         tested, Lemma 2.3(b)) and "exact" otherwise (k = 2 only: the breakpoint search).
