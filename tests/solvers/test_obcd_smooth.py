@@ -183,3 +183,33 @@ def test_autodiff_backends_when_installed(backend):
     problem = from_pymanopt(pymanopt.Problem(manifold, cost))
     X = random_stiefel(5, 2, rng=0)
     np.testing.assert_allclose(problem.grad(X), A @ X, atol=1e-12)
+
+
+@pytest.mark.parametrize("h", [Zero(), L1(0.05)], ids=repr)
+def test_every_accepted_step_decreases_by_alpha_half_move(h):
+    """The sufficient decrease behind eq. (11): F(X_B(V)) <= F(X) - alpha/2 ||V - I||_F^2 on every step."""
+    inst = quartic_energy(n=8, r=2, rng=5)
+    alpha = 0.05  # large enough that the decrease is far above rounding
+    steps = []
+    obcd(inst.smooth(h, bound=False), inst.X0, rng=1, max_iter=600, alpha=alpha,
+         callback=lambda s: steps.append((s.F_before - s.F, float(np.sum((s.V - np.eye(2)) ** 2)))))
+    moved = [(drop, move) for drop, move in steps if move > 0]
+    assert len(moved) > 100
+    assert all(drop >= 0.5 * alpha * move - 1e-12 for drop, move in moved)
+
+
+def test_the_density_term_has_lipschitz_constant_three_on_the_unit_row_ball():
+    """Notebook 08, exercise 2: rho_i I + 2 x_i x_i^T has norm <= 3 for ||x_i|| <= 1, and 3 is approached."""
+    def grad(X):
+        return np.sum(X * X, axis=1)[:, None] * X
+
+    rng = np.random.default_rng(0)
+    worst = 0.0
+    for _ in range(2000):
+        X, Y = rng.standard_normal((2, 4, 3))
+        X /= np.maximum(1.0, np.linalg.norm(X, axis=1))[:, None]  # rows in the unit ball
+        Y /= np.maximum(1.0, np.linalg.norm(Y, axis=1))[:, None]
+        worst = max(worst, np.linalg.norm(grad(X) - grad(Y)) / np.linalg.norm(X - Y))
+    assert worst <= 3.0
+    x = np.array([[0.6, 0.8, 0.0]])  # a unit row moved along itself: the secant tends to 3
+    assert 3.0 - np.linalg.norm(grad(x) - grad(x * (1 - 1e-7))) / np.linalg.norm(x * 1e-7) < 1e-5
