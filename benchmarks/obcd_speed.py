@@ -232,10 +232,10 @@ def _sweep_share(problem, X0, Q: str, steps: int, repeats: int) -> dict:
     Z, ZD, Qt, P = np.empty((2, X.shape[1])), np.empty((2, X.shape[1])), np.empty((4, 4)), np.empty((2, 2))
     coefs, Zs = np.empty((steps, 2, 5)), np.empty((steps, 2, X.shape[1]))
     for i in range(steps):  # record the subproblems of the run, one step at a time
-        block_2x2(problem._C, problem._D, X, G, blocks[i, 0], blocks[i, 1], 1e-5, exact, Z, ZD, Qt, P)
+        block_2x2(*problem.compiled_arrays(), X, G, blocks[i, 0], blocks[i, 1], 1e-5, exact, Z, ZD, Qt, P)
         coefficients_2x2(Qt, P, coefs[i])
         Zs[i] = Z
-        run_steps(problem._C, problem._D, X, G, blocks[i:i + 1], 1e-5, exact, kind, lam, tau, 0, 1, 0.0, _NO_TRACE)
+        run_steps(*problem.compiled_arrays(), X, G, blocks[i:i + 1], 1e-5, exact, kind, lam, tau, 0, 1, 0.0, _NO_TRACE)
     sweeps(coefs[:2], Zs[:2], kind, lam, tau)  # compile
     t_sweep, t_iter = [], []
     for _ in range(repeats):
@@ -245,7 +245,7 @@ def _sweep_share(problem, X0, Q: str, steps: int, repeats: int) -> dict:
         X = np.ascontiguousarray(X0.copy())
         G = np.ascontiguousarray(problem.grad(X))
         t = time.perf_counter()
-        run_steps(problem._C, problem._D, X, G, blocks, 1e-5, exact, kind, lam, tau, 0, 1, 0.0, _NO_TRACE)
+        run_steps(*problem.compiled_arrays(), X, G, blocks, 1e-5, exact, kind, lam, tau, 0, 1, 0.0, _NO_TRACE)
         t_iter.append((time.perf_counter() - t) / steps * 1e6)
     sweep_us, iter_us = float(np.median(t_sweep)), float(np.median(t_iter))
     return {"sweep_us": sweep_us, "iter_us": iter_us, "share": sweep_us / iter_us}

@@ -2,7 +2,9 @@
 
 Layers (each imports only the ones above it):
 
-* core — ``validation``, ``rounding``, ``threads``, ``stiefel``, ``penalties``, ``problems``, ``results``;
+* core — ``validation``, ``rounding``, ``threads``, ``stiefel``, ``penalties``, ``problems``, ``protocol``
+  (what a solver may call on a problem), ``smooth`` (any smooth f: ``SmoothProblem``, ``from_pymanopt``),
+  ``results``;
 * ``subproblem`` (the k x k problem (3)), ``solvers`` (one module per method, ``SOLVERS``),
   ``optimality`` (critical, BS₂, BS₃, …, global, with certificates);
 * ``teaching`` (pure compute behind notebooks 01–03, 05 and 06); ``data`` (offline data sets, ``load_dataset``)
@@ -23,6 +25,7 @@ from .optimality import (block_gaps, block_report, classify, eps_bs_measure, glo
 from .penalties import CappedL1, L0, L1, NonNeg, Penalty, Zero, count_nonzeros
 from .problems import QuadraticProblem, nonneg_pca, procrustes, randn_covariance, sparse_pca
 from .results import Recorder, Result, Step
+from .smooth import SmoothProblem, from_pymanopt
 from .solvers import SOLVERS, cayley_method, get_solver, obcd, working_sets
 from .stiefel import BRANCHES, angle_of, branch_matrix, feasibility, identity_init, polar, random_stiefel, ref, rot
 from .subproblem import (CandidateSet, TwoByTwoSolution, block_data, branch_coefficients, brute_force_2x2,
@@ -32,7 +35,7 @@ __all__ = [
     # the method
     "obcd", "solve_2x2",
     # the problems
-    "QuadraticProblem", "sparse_pca", "nonneg_pca", "procrustes", "randn_covariance",
+    "QuadraticProblem", "SmoothProblem", "from_pymanopt", "sparse_pca", "nonneg_pca", "procrustes", "randn_covariance",
     "Penalty", "Zero", "L0", "L1", "CappedL1", "NonNeg", "random_stiefel", "identity_init",
     # the solvers
     "SOLVERS", "get_solver", "Result",

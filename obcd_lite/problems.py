@@ -34,6 +34,9 @@ class QuadraticProblem:
     const : float added to f (e.g. ||T||_F^2 for a Procrustes distance).
     """
 
+    #: :meth:`lipschitz` is a proven bound (``obcd_lite.protocol.Problem``).
+    lipschitz_is_bound = True
+
     def __init__(self, C, D=None, L=None, h: Penalty | None = None, const: float = 0.0):
         self.C = as_matrix(C, "C")
         check_symmetric(self.C, "C")
@@ -128,6 +131,10 @@ class QuadraticProblem:
         change = float(np.vdot(dZ, G[B]) + 0.5 * np.vdot(dZ, step[B]))
         G += step
         return change
+
+    def compiled_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """(C, D) as C-ordered float64 arrays for the compiled kernels; D = I is a (0, 0) array."""
+        return self._C, self._D
 
     def lipschitz(self) -> float:
         """L = ||C||_2 ||D||_2, the Lipschitz constant of grad f = C X D + L_lin (for ``sparse_pca``

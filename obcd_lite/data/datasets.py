@@ -36,7 +36,7 @@ class Dataset:
         None), ``rows`` (indices of the kept rows in the source), ``columns`` (indices of the kept
         features), ``centered``, ``standardized``, ``description``; "spiked" adds ``support``
         (tuple of index arrays, one per planted component), ``loadings`` (n x k, the planted unit
-        vectors) and ``strengths``.
+        vectors) and ``strengths``; the real sets add ``target`` (the class label of each kept row).
     """
 
     name: str
@@ -173,7 +173,8 @@ def _bundled(load, label: str):
         full_image = label == "digits" and len(cols) == data.shape[1]
         return data[np.ix_(rows, cols)], dict(
             feature_names=[names[j] for j in cols], image_shape=(8, 8) if full_image else None, rows=rows,
-            columns=cols, description=f"scikit-learn {label} ({len(rows)} x {len(cols)}, bundled, offline)")
+            columns=cols, target=np.asarray(bunch.target)[rows],
+            description=f"scikit-learn {label} ({len(rows)} x {len(cols)}, bundled, offline)")
     return loader
 
 

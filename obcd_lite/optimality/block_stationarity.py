@@ -24,10 +24,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..protocol import is_quadratic
 from ..rounding import TIE_TOL, first_maximizer
 from ..subproblem import MAJORIZER_Q, block_data, majorizer_value, solve_2x2_unchecked, solve_kxk
 from ..subproblem.global_3x3 import solve_3x3
-from ..validation import as_matrix, check_nonnegative, check_stiefel
+from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
 
 
 class BlockReport(NamedTuple):
@@ -83,6 +84,9 @@ def _check_block_args(problem, X, k, alpha, Q):
     alpha = check_nonnegative(alpha, "alpha", strict=True)
     if Q not in MAJORIZER_Q:
         raise ValueError(f"Q must be one of {MAJORIZER_Q}, got {Q!r}")
+    if Q == "exact" and not is_quadratic(problem):
+        raise UnsupportedProblemError(f"Q = 'exact' (eq. (9)) needs the Hessian of a quadratic f; the "
+                                      f"{type(problem).__name__} gives f and grad f only: use Q = 'scalar' (eq. (10))")
     h = problem.h
     if k > 2 and not (h.is_zero and (Q != "exact" or k == 3)):
         raise ValueError(f"k = {k} > 2 needs h = Zero() and a scalar Q (Lemma 2.3(b)), or k = 3 with h = Zero() "
@@ -132,8 +136,8 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
 
     Parameters
     ----------
-    problem : QuadraticProblem
-        The problem.
+    problem : obcd_lite.protocol.Problem
+        The problem (Q = "exact" needs a quadratic f).
     X : numpy.ndarray
         (n, r), a point on St(n, r).
     k : int, default 2

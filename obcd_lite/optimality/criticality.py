@@ -80,7 +80,7 @@ def residual_details(problem, X, *, zero_tol: float | None = None) -> Residual:
 
     Parameters
     ----------
-    problem : QuadraticProblem (``grad``, ``h`` with ``subdifferential``).
+    problem : a :class:`~obcd_lite.protocol.Problem` (``grad``, ``h`` with ``subdifferential``), any smooth f.
     X : (n, r) point on St(n, r).
     zero_tol : which entries are zeros of h (where dh is an interval): None (default) the package's
         rounding rule (``rounding.zero_mask``: |X_ij| <= 32 eps ||X[:, j]||, so cos(pi/2) = 6e-17 is a

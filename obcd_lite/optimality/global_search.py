@@ -19,6 +19,8 @@ X(theta) = X(c) + sum_l J_l dtheta_l + E with ||E||_F <= rho2 = sqrt(min(2, r))/
 so entry (i, j) moves by at most sum_l |J_l,ij| w_l + rho2 and ||D X||_F <= rho. With Xc = X(c):
 
 * f is quadratic: f(X) = f(Xc) + <grad f(Xc), D X> + 1/2 vec(D X)^T (D (x) C) vec(D X);
+  any other f with a Lipschitz bound L of its gradient (``SmoothProblem(..., L=)``) has
+  f(X) >= f(Xc) + <grad f(Xc), D X> - L/2 ||D X||_F^2, the same bound with L for the curvature term;
 * h is separable and, for the package's penalties, affine between its kink levels: on an entry
   whose interval holds no kink, h_ij(u) = h_ij(c) + g_ij (u - c) exactly; on the others h_ij >=
   its minimum over the interval (at an end or a kink level);
@@ -48,10 +50,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..protocol import is_quadratic
 from ..solvers.obcd import obcd
 from ..stiefel import random_start
 from ..subproblem.global_3x3 import bisect_boxes
-from ..validation import as_matrix, check_nonnegative, check_stiefel
+from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
 
 #: The largest n the exact global search accepts (the angle space has nr - r(r+1)/2 dimensions).
 MAX_N = 5
@@ -218,11 +221,7 @@ def _bounds(problem, centers, halfwidths, signs, n, r, curvature, f_floor=None):
     rho = np.minimum((Jnorm * w.T).sum(axis=0) + rho2, math.sqrt(min(2, r)) * w.sum(axis=1))
     radius = np.einsum("lnij,nl->nij", np.abs(J), w) + rho2[:, None, None]  # |X_ij(theta) - X_ij(c)|
     h = problem.h
-    grad = _batched_grad(problem, X)
-    f = 0.5 * np.einsum("mij,mij->m", X, grad)
-    if problem.L is not None:
-        f += 0.5 * np.einsum("mij,ij->m", X, problem.L)
-    f += problem.const
+    f, grad = _batched_f_grad(problem, X)
     with np.errstate(invalid="ignore"):
         hval = h.elementwise(X)
     F_center = f + hval.sum(axis=(1, 2))
@@ -254,15 +253,26 @@ def _bounds(problem, centers, halfwidths, signs, n, r, curvature, f_floor=None):
     return F_center, bound
 
 
-def _batched_grad(problem, X):
+def _batched_f_grad(problem, X):
+    """f and grad f at a batch X (m, n, r): one BLAS call for a quadratic f, a loop over the points otherwise."""
+    if not is_quadratic(problem):
+        return np.array([problem.f(Y) for Y in X]), np.array([problem.grad(Y) for Y in X])
     G = np.einsum("ik,mkj->mij", problem.C, X)
     if problem.D is not None:
         G = G @ problem.D
-    return G if problem.L is None else G + problem.L
+    if problem.L is not None:
+        G = G + problem.L
+    f = 0.5 * np.einsum("mij,mij->m", X, G)
+    if problem.L is not None:  # 1/2 <X, C X D> + <X, L> = 1/2 <X, G + L>
+        f += 0.5 * np.einsum("mij,ij->m", X, problem.L)
+    return f + problem.const, G
 
 
 def _curvature(problem, r: int) -> float:
-    """(-lambda_min(D (x) C))_+ : how much the quadratic term can bend f down."""
+    """(-lambda_min(D (x) C))_+ : how much the quadratic term can bend f down; for any other f the
+    Lipschitz bound L of grad f (f(Y) >= f(X) + <grad f(X), Y - X> - L/2 ||Y - X||^2)."""
+    if not is_quadratic(problem):
+        return float(problem.lipschitz())
     ec = np.linalg.eigvalsh(problem.C)
     ed = np.ones(r) if problem.D is None else np.linalg.eigvalsh(problem.D)
     return max(0.0, -float(np.min(np.outer(ec, ed))))
@@ -271,7 +281,7 @@ def _curvature(problem, r: int) -> float:
 def _ky_fan_floor(problem, r: int) -> float | None:
     """min of f over St(n, r) when f = 1/2 tr(X^T C X) + const (no D, no L): half the sum of the r smallest
     eigenvalues of C (Ky Fan), plus const; None otherwise."""
-    if problem.D is not None or problem.L is not None:
+    if not is_quadratic(problem) or problem.D is not None or problem.L is not None:
         return None
     return 0.5 * float(np.sum(np.linalg.eigvalsh(problem.C)[:r])) + problem.const
 
@@ -301,6 +311,8 @@ def sign_invariant(problem) -> bool:
     bool
         The verdict.
     """
+    if not is_quadratic(problem):
+        return False
     D = problem.D
     return bool(problem.h.symmetric and problem.L is None and (D is None or np.count_nonzero(D - np.diag(np.diag(D))) == 0))
 
@@ -314,7 +326,8 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
 
     Parameters
     ----------
-    problem : QuadraticProblem with n <= MAX_N = 5.
+    problem : a :class:`~obcd_lite.protocol.Problem` with n <= MAX_N = 5: a QuadraticProblem, or any f
+        whose ``lipschitz()`` is a bound (``lipschitz_is_bound``; the f part of each box bound then uses L).
     r : number of columns (needed when neither D nor L fixes it).
     tol : the gap to certify (absolute).
     max_boxes : budget of boxes bounded; when it runs out the gap reached is reported.
@@ -329,7 +342,12 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
     GlobalMinimum
         The best point, its value and the certified lower bound.
     """
+    if not is_quadratic(problem) and not problem.lipschitz_is_bound:
+        raise UnsupportedProblemError(f"global_minimum needs a Lipschitz bound of grad f for a non-quadratic f "
+                                      f"(its box bounds use it); {problem!r} has an estimate only: pass L=")
     n = problem.n
+    if n is None:
+        raise ValueError("global_minimum needs the problem's n: give the SmoothProblem a shape")
     if n > MAX_N:
         raise ValueError(f"global_minimum is exact only for tiny problems: n = {n} > {MAX_N} "
                          f"(the angle space has nr - r(r+1)/2 dimensions)")

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..protocol import is_quadratic
 from ..rounding import fmt, snap_point
 from ..validation import as_matrix, check_nonnegative, check_stiefel
 from .block_stationarity import block_report
@@ -74,6 +75,7 @@ class Classification:
     levels: dict
     strongest: str
     nested: bool
+    global_note: str = ""
 
     def summary(self) -> str:
         """A text report of every certificate, the same on every CPU.
@@ -93,7 +95,7 @@ class Classification:
             lines.append(f"BS_{k}: {self.bs[k]}  ({kind}; {rep.failing} fail; largest gap "
                          f"{fmt(rep.largest_gap, 2, style='e')} at B = {rep.worst_block}; alpha = {rep.alpha:g}, Q = {rep.Q})")
         if self.global_min is None:
-            lines.append("global: not searched")
+            lines.append(f"global: {self.global_note or 'not searched'}")
         else:
             g = self.global_min
             lines.append(f"global: {self.is_global}  (min F in [{fmt(g.lower_bound, 6)}, {fmt(g.value, 6)}], "
@@ -111,7 +113,10 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
 
     Parameters
     ----------
-    problem : QuadraticProblem.
+    problem : obcd_lite.protocol.Problem
+        Any smooth f: Q defaults to "scalar" without the quadratic structure; the global level needs
+        n <= 5 and a quadratic f or a proven Lipschitz bound, otherwise it is "not decided" (``global_note``
+        says why).
     X : (n, r) point on St(n, r).
     alpha : the proximal parameter of eq. (11) (the BS_k sets depend on it).
     Q : "exact", "scalar" or "lipschitz" (varsigma = L_f); None takes "scalar" for h = 0 (so every k can be
@@ -145,7 +150,7 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
     n, r = X.shape
     h = problem.h
     if Q is None:
-        Q = "scalar" if h.is_zero else "exact"
+        Q = "scalar" if h.is_zero or not is_quadratic(problem) else "exact"
     if ks is None:
         ks = tuple(range(2, n + 1)) if (h.is_zero and Q != "exact") else (2,)
     residual = residual_details(problem, X, zero_tol=0)  # X is snapped already
@@ -153,8 +158,11 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
     blocks = {int(k): block_report(problem, X, k, alpha=alpha, Q=Q, tol=block_tol, sample=sample, rng=rng) for k in ks}
     bs = {k: rep.stationary for k, rep in blocks.items()}
     F = float(problem.F(X))
-    if global_min is None and global_search and n <= MAX_N:
-        global_min = global_minimum(problem, r=r, tol=gap_tol, rng=0)
+    global_note = ""
+    if global_min is None and global_search:
+        global_note = global_level_note(problem, n)
+        if not global_note and n <= MAX_N:
+            global_min = global_minimum(problem, r=r, tol=gap_tol, rng=0)
     is_global = None
     if global_min is not None:
         if F > global_min.value + tol * (1.0 + abs(F)):  # a better point is known: certified not global
@@ -166,4 +174,18 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
     attained = [name for name in names if levels[name]]
     strongest = attained[-1] if attained else "none"
     nested = all(levels[name] for name in names[:names.index(strongest)]) if attained else True
-    return Classification(F, residual, critical, blocks, bs, global_min, is_global, levels, strongest, nested)
+    return Classification(F, residual, critical, blocks, bs, global_min, is_global, levels, strongest, nested,
+                          global_note)
+
+
+def global_level_note(problem, n: int) -> str:
+    """Why the global level of a non-quadratic ``problem`` cannot be certified at size n ("" when it can:
+    n <= MAX_N and a Lipschitz bound of grad f); the level is then "not decided", never guessed. (A
+    quadratic f is searched for n <= MAX_N; above, its summary says "not searched".)"""
+    if is_quadratic(problem):
+        return ""
+    if n > MAX_N:
+        return f"not decided (the certified search reaches n <= {MAX_N}; n = {n})"
+    if not problem.lipschitz_is_bound:
+        return "not decided (no Lipschitz bound of grad f: give L= for a certificate)"
+    return ""

@@ -56,9 +56,11 @@ from ..penalties import ZERO_KIND
 from ..problems import QuadraticProblem
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import BRANCHES
-from ..subproblem import Q_CHOICES, block_data, solve_2x2_unchecked, solve_kxk
+from ..protocol import check_problem, is_quadratic
+from ..subproblem import MAJORIZER_Q, block_data
 from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
 from .obcd_kernel import run_steps
+from .obcd_smooth import minimize_block, run_smooth
 
 #: max_iter when none is given.
 DEFAULT_MAX_ITER = 10_000
@@ -148,7 +150,9 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
 
     Parameters
     ----------
-    problem : QuadraticProblem (or any object with the same methods).
+    problem : a :class:`~obcd_lite.protocol.Problem`: a QuadraticProblem (exact Q, compiled engine), or
+        any smooth f (:class:`~obcd_lite.smooth.SmoothProblem`, ``from_pymanopt``): the scalar Q of
+        eq. (10) with the majorization verified on every step (:mod:`.obcd_smooth`).
     X0 : (n, r) array on St(n, r).
     max_iter : iteration budget (default 10,000).
     time_limit : seconds (default none).
@@ -159,7 +163,9 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     k : block size, 2 <= k <= n. k > 2 needs h = 0 and Q = "scalar" (SVD subproblem).
     alpha : proximal parameter alpha > 0 of eq. (11).
     working_set : "random" (uniform over the C(n, k) sets) or "cyclic".
-    Q : "exact" (eq. (9)) or "scalar" (eq. (10)); None means "exact" for k = 2, "scalar" for k > 2.
+    Q : "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's block varsigma) or "lipschitz" (eq. (10),
+        varsigma = L_f, python engine); None means "exact" for k = 2, "scalar" for k > 2. A problem
+        without the quadratic structure takes "scalar" or "lipschitz" (both varsigma = its L_f, verified).
     branches : "both" (OBCD), or "rot" / "ref" to restrict V to one circle of O(2) (k = 2).
     engine : "compiled" (the whole iteration in numba, :mod:`.obcd_kernel`), "python" (this
         module's loop), or None: "compiled" where it applies, i.e. a QuadraticProblem with a
@@ -172,6 +178,7 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         ``solver = "obcd"``; F is recomputed at the returned X (the tracked F is the last
         history entry, equal to it up to rounding); ``info["engine"]`` is the engine that ran.
     """
+    check_problem(problem, "obcd")
     X = as_matrix(X0, "X0").copy()
     n, r = X.shape
     check_stiefel(X, "X0")
@@ -182,10 +189,15 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     alpha = check_nonnegative(alpha, "alpha", strict=True)
     if working_set not in WORKING_SET_RULES:
         raise ValueError(f"working_set must be 'random' or 'cyclic', got {working_set!r}")
+    quadratic = is_quadratic(problem)
     if Q is None:
-        Q = "exact" if k == 2 else "scalar"
-    if Q not in Q_CHOICES:
-        raise ValueError(f"Q must be 'exact' or 'scalar', got {Q!r} (None picks 'exact' for k = 2, 'scalar' for k > 2)")
+        Q = "exact" if k == 2 and quadratic else "scalar"
+    if Q not in MAJORIZER_Q:
+        raise ValueError(f"Q must be 'exact', 'scalar' or 'lipschitz', got {Q!r} (None picks 'exact' for k = 2, "
+                         "'scalar' for k > 2)")
+    if Q == "exact" and not quadratic:
+        raise UnsupportedProblemError(f"Q = 'exact' (eq. (9)) needs the Hessian of a quadratic f; the "
+                                      f"{type(problem).__name__} gives f and grad f only: use Q = 'scalar' (eq. (10))")
     if branches not in ("both", *BRANCHES):
         raise ValueError(f"branches must be 'both', 'rot' or 'ref', got {branches!r}")
     if k > 2 and not h.is_zero:
@@ -197,7 +209,7 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         raise ValueError(f"branches = {branches!r} only applies to k = 2")
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
 
-    engine = _choose_engine(engine, problem, k, callback)
+    engine = _choose_engine(engine, problem, k, callback, Q)
 
     batches = _working_set_batches(n, k, working_set, rng)
     G = problem.grad(X)
@@ -205,6 +217,10 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     rec = Recorder("obcd", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
                    callback=callback)
     rec.log(0, X, F)
+    if not quadratic:  # any smooth f: the verified scalar majorizer
+        it, stop_reason, F, info = run_smooth(problem, X, (B for batch in batches for B in batch), rec,
+                                              alpha=alpha, branches=branches)
+        return rec.result(X, it, stop_reason, F_tracked=F, info={"engine": engine, **info})
     if engine == "compiled":
         it, stop_reason, F = _run_compiled(problem, X, G, F, _BlockChunks(batches), rec, alpha=alpha,
                                            exact=Q == "exact", branches=branches)
@@ -215,12 +231,7 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     for it in range(1, max_iter + 1):
         B = next(blocks)
         Qt, P, Z = block_data(problem, X, G, B, alpha, Q)
-        if k == 2:
-            sol = solve_2x2_unchecked(Qt, P, Z, h, branches)
-            V, VZ = sol.V, sol.VZ
-        else:
-            V = solve_kxk(P)
-            VZ = V @ Z
+        V, VZ = minimize_block(Qt, P, Z, h, branches)
         F_before = F
         F += problem.apply_step(G, B, VZ - Z) + (h(VZ) - h(Z))
         X[B] = VZ
@@ -231,7 +242,7 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     return rec.result(X, it, stop_reason, F_tracked=F, info={"engine": engine})
 
 
-def _choose_engine(engine, problem, k: int, callback) -> str:
+def _choose_engine(engine, problem, k: int, callback, Q: str) -> str:
     """The engine that runs: ``engine`` checked, or None resolved ("compiled" where it applies)."""
     if engine not in ENGINES:
         raise ValueError(f"engine must be 'compiled', 'python' or None, got {engine!r}")
@@ -242,6 +253,8 @@ def _choose_engine(engine, problem, k: int, callback) -> str:
         why_not = f"the penalty {problem.h!r} is not built in (it has no sweep_kind)"
     elif k != 2:
         why_not = f"k = {k} (the kernel does k = 2 only)"
+    elif Q == "lipschitz":
+        why_not = "Q = 'lipschitz' (the kernel builds the exact or the block-scalar Q)"
     elif callback is not None:
         why_not = "a callback is given (it sees every step; use engine='python' or None)"
     if engine == "compiled" and why_not is not None:
@@ -260,7 +273,7 @@ def _run_compiled(problem, X, G, F, chunks: _BlockChunks, rec: Recorder, *, alph
     it = 0
     while it < rec.max_iter:
         m = min(COMPILED_CHUNK, rec.max_iter - it, rec.log_every - it % rec.log_every)
-        F = run_steps(problem._C, problem._D, X, G, chunks.take(m), alpha, exact, kind, lam, tau, first, last, F,
+        F = run_steps(*problem.compiled_arrays(), X, G, chunks.take(m), alpha, exact, kind, lam, tau, first, last, F,
                       _NO_TRACE)
         it += m
         reason = rec.after_step(it, X, F)

@@ -53,6 +53,7 @@ from numba import njit
 
 from ..block_arithmetic import block_2x2, step_2x2
 from ..problems import QuadraticProblem
+from ..protocol import is_quadratic
 from ..results import Recorder, Result, Step, check_budget
 from ..threads import one_blas_thread
 from ..validation import UnsupportedProblemError, as_matrix, check_stiefel
@@ -171,6 +172,10 @@ def obcd_step(problem, X0, *, max_iter: int | None = None, time_limit: float | N
     if not problem.h.is_zero:
         raise UnsupportedProblemError(f"obcd_step handles smooth f only (h = 0), got h = {problem.h!r}: a proximal "
                                       "step on O(k) has no closed form (see the module docstring)")
+    if not is_quadratic(problem):
+        raise UnsupportedProblemError(f"obcd_step needs a quadratic f, got a {type(problem).__name__}: its step "
+                                      "1 / (2 L_B) and the decrease it guarantees come from the exact quadratic "
+                                      "model of f along the block (module docstring); use obcd (verified scalar Q)")
     problem.check_point(X, "X0")
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 2 <= k <= n:
         raise ValueError(f"k must be an integer with 2 <= k <= n = {n}, got k = {k!r}")
@@ -192,7 +197,7 @@ def obcd_step(problem, X0, *, max_iter: int | None = None, time_limit: float | N
         if compiled:
             chunk = np.array(list(itertools.islice(blocks, m)), dtype=np.int64).reshape(m, 2)
             out = np.empty((m, 3))
-            F = pair_steps(problem._C, problem._D, X, G, chunk, F, out)
+            F = pair_steps(*problem.compiled_arrays(), X, G, chunk, F, out)
             B, (t, bound, b) = chunk[-1], out[-1]
             V = _cayley_rotation(b) if callback is not None else None
         else:

@@ -250,7 +250,7 @@ def rcd(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     rec = Recorder("rcd", problem, max_iter=max_iter, time_limit=time_limit,
                    log_every=sweeps.length if log_every is None else log_every, callback=callback,
                    columns=("eta",))
-    C, D = (problem._C, problem._D) if not linearization else (_EMPTY, _EMPTY)
+    C, D = problem.compiled_arrays() if not linearization else (_EMPTY, _EMPTY)
     eta = np.zeros(1)
 
     G = np.ascontiguousarray(problem.grad(X))

@@ -62,7 +62,15 @@ def block_data(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
         # mat(Q vec(I)): vec(I) is symmetric in the stacking; mat() unstacks columns
         return Qm + alpha * Ik2, M - (Qm @ Ik.reshape(-1)).reshape(k, k).T - alpha * Ik, Z
     shift = (problem.lipschitz() if Q == "lipschitz" else problem.scalar_Q(B, Z)) + alpha
-    return shift * Ik2, M - shift * Ik, Z
+    return (*scalar_majorizer(M, shift), Z)
+
+
+def scalar_majorizer(M: np.ndarray, shift: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(Qt, P)`` of Lemma 2.3(a) for Q = varsigma I (eq. (10)): Qt = shift I, P = M - shift I, with
+    shift = varsigma + alpha and M = [grad f(X) X^T]_BB (k x k)."""
+    k = len(M)
+    Ik, Ik2 = _IDENTITIES[k] if k in _IDENTITIES else (np.eye(k), np.eye(k * k))
+    return shift * Ik2, M - shift * Ik
 
 
 def majorizer_value(Qt: np.ndarray, P: np.ndarray, V: np.ndarray, VZ: np.ndarray, h) -> float:

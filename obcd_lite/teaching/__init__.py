@@ -8,6 +8,7 @@ wiring: :mod:`obcd_lite.widgets`, with the same module names where a notebook ha
 * 05 — :mod:`.hierarchy` (witnesses, censuses, alpha sweeps and its explorer);
 * 06 — :mod:`.ledger` (every numbered statement of the paper with its verdict), :mod:`.paper_checks`
   (Sections 2–3, Appendices A and C), :mod:`.paper_rates` (Section 4);
+* 08 — :mod:`.your_problem` (three non-quadratic problems written as pymanopt costs);
 * shared — :mod:`.errata` (the one errata table), :mod:`.exercises` (the exercise checks of every
   notebook), :mod:`.instances` (small random instances for notebooks, tests and benchmarks).
 """

@@ -248,3 +248,49 @@ def floor_is_critical(answer: bool, p: int = 6, rng=0) -> bool:
           f"{'< 1e-12' if residual < 1e-12 else f'{residual:.2e}'}; critical: {critical}")
     return bool(answer) == critical
 
+
+
+# --- notebook 08 ---------------------------------------------------------------------------------------
+
+def density_gradient(gradient, rng=0) -> bool:
+    """Exercise 08.1: is ``gradient(X)`` the Euclidean gradient of g(X) = 1/4 sum_i rho_i^2, rho = diag(X X^T)?
+    Compared with central differences at random points (not only on St(n, r): the formula must hold in R^{n x r})."""
+    rng = np.random.default_rng(rng)
+
+    def g(X):
+        return 0.25 * float(np.sum(np.sum(X * X, axis=1) ** 2))
+
+    for shape in ((5, 2), (7, 3)):
+        X = rng.standard_normal(shape)
+        G = np.asarray(gradient(X), dtype=float)
+        if G.shape != X.shape:
+            return False
+        numeric = np.zeros_like(X)
+        for index in np.ndindex(*shape):
+            E = np.zeros_like(X)
+            E[index] = 1e-6
+            numeric[index] = (g(X + E) - g(X - E)) / 2e-6
+        if not np.allclose(G, numeric, rtol=1e-5, atol=1e-6):
+            return False
+    return True
+
+
+def density_lipschitz(L) -> bool:
+    """Exercise 08.2: is L the smallest Lipschitz constant of grad g (g of exercise 08.1) over the matrices whose
+    rows have norm <= 1 (every segment between two points of St(n, r) stays there)? The Hessian of
+    1/4 rho_i^2 in row i is rho_i I + 2 x_i x_i^T, of norm 3 rho_i <= 3."""
+    return bool(np.isfinite(float(L)) and abs(float(L) - 3.0) <= 1e-9)
+
+
+def nonneg_level(answer: bool, rng=0) -> bool:
+    """Exercise 08.3: is OBCD's output on the nonnegative factorization (X >= 0, notebook 08's Section 6) critical,
+    as Theorem 3.8(a) (BS_2 => critical, true for X >= 0) predicts? The check classifies the point."""
+    from ..optimality import classify
+    from .your_problem import PENALIZED_BUDGET, instance, penalty
+    from ..solvers import obcd
+
+    inst = instance("factorization", rng)
+    problem = inst.smooth(penalty("nonneg"), bound=False)
+    X = obcd(problem, inst.X0, max_iter=PENALIZED_BUDGET["factorization"], rng=rng).X
+    c = classify(problem, X, ks=(2,), zero_tol=1e-10)
+    return bool(answer) == bool(c.critical and c.bs[2])

@@ -89,7 +89,7 @@ def certificate_figure(classification, figsize=(10, 3.6)):
         notes["global"] = (f"F = {fmt(c.F, 4)}, min F ∈ [{fmt(c.global_min.lower_bound, 4)}, "
                            f"{fmt(c.global_min.value, 4)}]")
     else:
-        notes["global"] = "not searched (the explorer certifies only tiny angle spaces)"
+        notes["global"] = getattr(c, "global_note", "") or "not searched (the explorer certifies only tiny angle spaces)"
     for row, name in enumerate(names):
         value = c.levels[name]
         color = {True: "tab:green", False: "tab:red", None: "0.6"}[value]

@@ -154,7 +154,7 @@ C5 = covariance(5)
     (dict(k=6), "got k = 6"),
     (dict(alpha=-1.0), "alpha must be finite and > 0, got alpha = -1.0"),
     (dict(working_set="greedy"), "working_set must be 'random' or 'cyclic', got 'greedy'"),
-    (dict(Q="diag"), "Q must be 'exact' or 'scalar', got 'diag'"),
+    (dict(Q="diag"), "Q must be 'exact', 'scalar' or 'lipschitz', got 'diag'"),
     (dict(k=3, problem=sparse_pca(C5, L1(1.0)), Q="scalar"), r"k = 3 > 2 needs h = Zero\(\)"),
     (dict(k=3, Q="exact"), "k = 3 > 2 needs Q = 'scalar'"),
     (dict(problem=nonneg_pca(C5), X0=-np.eye(5, 2)), "X0 is infeasible for h = NonNeg"),

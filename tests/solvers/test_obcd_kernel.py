@@ -184,10 +184,10 @@ for n in (40, 400):
     X = identity_init(n, 4).copy()
     G = p.grad(X)
     blocks = _BlockChunks(_working_set_batches(n, 2, "random", 0))
-    run_steps(p._C, p._D, X, G, blocks.take(5), 1e-5, True, L1_KIND, 1e-3, 0.0, 0, 1, 0.0, np.empty((0, 2)))
+    run_steps(*p.compiled_arrays(), X, G, blocks.take(5), 1e-5, True, L1_KIND, 1e-3, 0.0, 0, 1, 0.0, np.empty((0, 2)))
     chunk = blocks.take(500)
     before = rtsys.get_allocation_stats()
-    run_steps(p._C, p._D, X, G, chunk, 1e-5, True, L1_KIND, 1e-3, 0.0, 0, 1, 0.0, np.empty((0, 2)))
+    run_steps(*p.compiled_arrays(), X, G, chunk, 1e-5, True, L1_KIND, 1e-3, 0.0, 0, 1, 0.0, np.empty((0, 2)))
     after = rtsys.get_allocation_stats()
     print((after.alloc - before.alloc) / 500, (after.alloc - after.free) - (before.alloc - before.free))
 """

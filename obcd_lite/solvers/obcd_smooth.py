@@ -1,0 +1,96 @@
+"""OBCD for any smooth f (Algorithm 1 with the scalar majorizer of eq. (10), verified on every step).
+
+:func:`~.obcd.obcd` runs this loop for a problem without the quadratic structure (a
+:class:`~obcd_lite.smooth.SmoothProblem`, :func:`~obcd_lite.smooth.from_pymanopt`). One step on the rows B:
+
+1. M = [grad f(X) X^T]_BB = G_B Z^T, Z = X(B, :);
+2. Q = varsigma I (eq. (10)), Qt = (varsigma + alpha) I, P = M - (varsigma + alpha) I (Lemma 2.3(a));
+   V = the global minimizer of K(V; X, B) over O(k) (the breakpoint search for k = 2, Lemma 2.3(b) for
+   k > 2, h = 0) — the same subproblem code as the quadratic path;
+3. the check: with m(V) = <V - I, M> + varsigma/2 ||V - I||_F^2 + h(V Z) - h(Z) (= K(V) - K(I) -
+   alpha/2 ||V - I||_F^2), the step is accepted when F(X_B(V)) - F(X) <= m(V) (up to the rounding of the two
+   f values). Since K(V) <= K(I) = F(X), acceptance gives F(X_B(V)) <= F(X) - alpha/2 ||V - I||_F^2, the
+   sufficient decrease behind eq. (11). When it fails, K(V) < F(X_B(V)): varsigma is below the block's
+   curvature, so varsigma doubles and the step is redone; after ``MAX_REDOS`` doublings, or when the
+   accepted F would still be above F(X) by rounding, X stays (V = I). F never rises.
+4. X(B, :) <- V Z, then f and grad f at the new X (one f per try, one gradient per accepted step: the
+   cost a QuadraticProblem avoids with its O(nrk) update, see ``benchmarks/smooth_step_cost.py``).
+
+varsigma starts at ``problem.lipschitz()`` (a given L, or the problem's estimate) and only grows; at the end
+the problem's estimate is raised to it (``SmoothProblem.raise_lipschitz_estimate``), so the BS_2
+certificate of :func:`~obcd_lite.optimality.classify` uses the curvature the run needed.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..results import Recorder
+from ..subproblem import solve_2x2_unchecked, solve_kxk
+from ..subproblem.majorizer import scalar_majorizer
+
+#: Doublings of varsigma tried on one block before the block is left as it is.
+MAX_REDOS = 60
+#: Rounding allowance of the check, in units of eps (|f(X)| + |f(X_new)|).
+ROUNDING_ULPS = 16
+
+
+def minimize_block(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray, h, branches: str = "both"):
+    """``(V, V Z)``: a global minimizer of K(V; X, B) over O(k) (eq. (11)) — the breakpoint search for k = 2, the
+    polar factor of Lemma 2.3(b) for k > 2 (h = 0, Q = varsigma I)."""
+    if len(Z) == 2:
+        sol = solve_2x2_unchecked(Qt, P, Z, h, branches)
+        return sol.V, sol.VZ
+    V = solve_kxk(P)
+    return V, V @ Z
+
+
+def run_smooth(problem, X: np.ndarray, blocks, rec: Recorder, *, alpha: float, branches: str):
+    """The loop of the module docstring on X in place; returns (iterations, stop reason, tracked F, info)."""
+    h = problem.h
+    varsigma = float(problem.lipschitz())
+    start = varsigma
+    G = problem.grad(X)
+    f = problem.f(X)
+    h_total = h(X)
+    F = f + h_total
+    redos = kept = 0
+    stop_reason, it = "max_iter", 0
+    for it in range(1, rec.max_iter + 1):
+        B = next(blocks)
+        k = len(B)
+        Z = X[B]
+        M = G[B] @ Z.T
+        F_before = F
+        V = np.eye(k)
+        for _ in range(MAX_REDOS + 1):
+            V_try, VZ = minimize_block(*scalar_majorizer(M, varsigma + alpha), Z, h, branches)
+            step = V_try - np.eye(k)
+            h_change = h(VZ) - h(Z)
+            model = float(np.vdot(step, M)) + 0.5 * varsigma * float(np.vdot(step, step)) + h_change
+            if not model < 0.0:  # K(V) >= K(I): I is a minimizer, nothing to gain
+                break
+            X_new = X.copy()
+            X_new[B] = VZ
+            f_new = problem.f(X_new)
+            actual = f_new - f + h_change
+            if actual <= model + ROUNDING_ULPS * np.finfo(float).eps * (abs(f) + abs(f_new)):
+                if f_new + h_total + h_change <= F:  # the check holds; F does not rise even by rounding
+                    V = V_try
+                    X[B] = VZ
+                    f, h_total = f_new, h_total + h_change
+                    F = f + h_total
+                    G = problem.grad(X)
+                else:
+                    kept += 1
+                break
+            varsigma *= 2.0  # K(V) < F(X_B(V)): the curvature along this block exceeds varsigma
+            redos += 1
+        else:
+            kept += 1
+        reason = rec.after_step(it, X, F, F_before, B, V, varsigma=varsigma)
+        if reason is not None:
+            stop_reason = reason
+            break
+    if hasattr(problem, "raise_lipschitz_estimate"):
+        problem.raise_lipschitz_estimate(varsigma)
+    return it, stop_reason, F, {"varsigma": varsigma, "varsigma_start": start, "redos": redos, "kept": kept}

@@ -1,0 +1,37 @@
+"""Notebook 08's explorer: one of the three problems, a penalty, a solver, a budget; the levels its output attains.
+
+Wiring only (:func:`~obcd_lite.widgets.base.explorer`): the compute is :func:`obcd_lite.teaching.your_problem.explore`,
+the figure :func:`obcd_lite.viz.hierarchy.certificate_figure` (the same certificates as notebook 05's explorer).
+"""
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from ..teaching.your_problem import PROBLEM_NAMES, explore
+from ..viz.hierarchy import certificate_figure
+from .base import Explorer, explorer, slider_layout
+
+#: Solvers offered: the methods that need only f and grad f (and a prox or a subgradient of h).
+FIRST_ORDER = ("obcd", "manpg", "manpg_ada", "rsubgrad", "cayley")
+#: Iteration budgets offered (OBCD counts pair steps: about 3 n^2 of them per digit of accuracy here).
+BUDGETS = (1000, 3000, 10000, 30000)
+
+
+def build_explorer(problem: str = "quartic", penalty_name: str = "none", lam: float = 0.01, seed: int = 0,
+                   solver: str = "obcd", bound: bool = False, max_iter: int = 10000) -> Explorer:
+    """Dropdowns problem, h, solver, L (a proven bound or OBCD's estimate); sliders λ, seed and the budget."""
+    style = slider_layout()
+    controls = {
+        "problem": widgets.Dropdown(options=PROBLEM_NAMES, value=problem, description="problem", **style),
+        "penalty_name": widgets.Dropdown(options=("none", "l1", "nonneg"), value=penalty_name, description="h",
+                                         **style),
+        "lam": widgets.FloatLogSlider(value=lam, base=10, min=-4, max=-1, step=0.25, description="λ",
+                                      continuous_update=False, **style),
+        "seed": widgets.IntSlider(value=seed, min=0, max=5, description="seed", continuous_update=False, **style),
+        "solver": widgets.Dropdown(options=FIRST_ORDER, value=solver, description="solver", **style),
+        "bound": widgets.Dropdown(options=(("estimated", False), ("proven bound", True)), value=bound,
+                                  description="L", **style),
+        "max_iter": widgets.SelectionSlider(options=BUDGETS, value=max_iter, description="budget",
+                                            continuous_update=False, **style),
+    }
+    return explorer(controls, explore, lambda e: certificate_figure(e.classification), summary=lambda e: e.summary())
