@@ -2,9 +2,10 @@
 certified twice independently; (a) holds for h = 0 and X >= 0 on every limit searched."""
 import numpy as np
 import pytest
+from scipy.linalg import expm
 
 from obcd_lite import L1, classify, obcd, procrustes, random_stiefel, randn_covariance, sparse_pca
-from obcd_lite.optimality import block_report
+from obcd_lite.optimality import block_report, global_minimum
 from obcd_lite.subproblem import block_data, majorizer_value, solve_2x2_full
 from obcd_lite.teaching.critical_points import critical_points_2x2
 from obcd_lite.teaching.hierarchy import (bs2_not_critical_witness, gamma_check, lemma44_check, search_gaps)
@@ -127,3 +128,26 @@ def test_not_global_when_a_better_point_is_known():
         np.cross(best.X[:, 0], U[:, 1]))
     c = classify(problem, X, global_min=best, Q="exact")
     assert 0 < problem.F(X) - best.value < best.gap and c.is_global is False
+
+
+def test_within_the_gap_but_not_critical_is_eps_global_only():
+    """Issue 27: F(X) within the certified gap does not make X global; a global minimizer is critical and
+    BS_2 (Theorem 3.8(b)). The l1 minimizers here have zero entries; moving them by 1e-7 .. 3e-7 in random
+    directions keeps F within the gap but makes them non-critical: eps-global, never global, still nested."""
+    rng = np.random.default_rng(0)
+    seen = 0
+    for seed in (1, 5):
+        problem = procrustes(np.random.default_rng(seed).standard_normal((3, 2)), L1(1.0))
+        best = global_minimum(problem, r=2, rng=0)
+        exact = classify(problem, best.X, global_min=best)
+        assert exact.is_global and not exact.eps_global and exact.critical and exact.strongest == "global"
+        assert np.any(best.X == 0)
+        for theta in (1e-7, 3e-7):
+            for _ in range(3):
+                W = rng.standard_normal((3, 3))
+                c = classify(problem, expm(theta * (W - W.T) / np.linalg.norm(W - W.T)) @ best.X, global_min=best)
+                assert c.within_gap and not c.critical and not c.bs[2]
+                assert c.eps_global and c.is_global is False and c.nested and c.strongest == "none"
+                assert "eps-global" in c.summary()
+                seen += 1
+    assert seen == 12
