@@ -62,7 +62,7 @@ def test_obcd_limit_is_bs2():
 @pytest.mark.parametrize("kwargs, match", [
     (dict(k=3), r"k = 3 > 2 needs h = Zero\(\) and a scalar Q"),
     (dict(k=1), "k must be an integer with 2 <= k <= n = 5, got k = 1"),
-    (dict(Q="diag"), r"Q must be one of \('exact', 'scalar', 'lipschitz'\), got 'diag'"),
+    (dict(Q="diag"), r"Q must be one of \('exact', 'scalar', 'lipschitz', 'lipschitz_z'\), got 'diag'"),
     (dict(alpha=0.0), "alpha must be finite and > 0"),
 ])
 def test_bad_input(kwargs, match):
