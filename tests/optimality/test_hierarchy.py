@@ -80,6 +80,20 @@ def test_gamma_counts_the_blocks_through_a_pair():
         assert g["gamma_times_mean"] == pytest.approx(g["norm_sq"], rel=1e-12)
 
 
+def test_lemma_4_4_b_for_h0_is_an_inequality_equal_when_r_is_n():
+    """Issue 27: for h = 0, Lemma 4.4(b) reads ||G - X G^T X||^2 <= ||G X^T - X G^T||^2 (gamma times the block mean):
+    strict for r < n at random points (the normal part of G counts twice on the right), equal for r = n."""
+    for n, r in [(4, 1), (5, 2), (6, 3), (4, 4), (5, 5)]:
+        problem = sparse_pca(randn_covariance(2 * n, n, rng=n + r))
+        for seed in range(4):
+            check = lemma44_check(problem, random_stiefel(n, r, rng=seed))
+            assert check["holds"]
+            if r < n:
+                assert check["lhs"] < (1 - 1e-3) * check["rhs"]
+            else:
+                assert check["lhs"] == pytest.approx(check["rhs"], rel=1e-10)
+
+
 def test_sampled_classification_for_large_n():
     C = randn_covariance(40, 20, rng=0)
     problem = sparse_pca(C)
