@@ -11,6 +11,8 @@ which holds for semialgebraic functions and fails for a smooth KL function that 
   ||x||_1 >= 1, each vertex s e_i is a strict local minimizer with F(y) - F(s e_i) >= (lam - max|c|) sum of
   the other |y_k| - O(|y|^2), and |grad| is bounded below by lam - max|c| off the vertices: F is sharp, its
   KL exponent is 0 (phi(s) = c s). :func:`finite_termination_runs` runs OBCD from random starts.
+* Theorem 4.11(c): :func:`sublinear_run`, a quadratic f on the circle whose minimizer has quartic growth
+  (sigma = 3/4): OBCD's error decays like t^(-1/2), the theorem's rate, not linearly.
 * Proposition 4.9 (phi(s) = c s^(1 - sigma)): for F = exp(-1/(1 - x_1)) on the unit circle (smooth, KL
   with the concave phi(s) = arccos(1 - 1/ln(1/s))) the smallest c that works at angle theta,
   f^sigma / ((1 - sigma) |f'|), grows without bound as theta -> 0 for every sigma in [0, 1);
@@ -93,6 +95,43 @@ def finite_termination_runs(runs: int = 30, n: int = 5, alpha: float = 1e-3, max
     return {"last_move": last, "vertex": vertex, "still": still, "max_iter": max_iter, "runs": runs}
 
 
+def quartic_problem(A: float = 1.0, n: int = 2, extra: float = 3.0) -> QuadraticProblem:
+    """f(x) = A (x_1^2 - x_2^2) - 4 A x_1 (+ extra/2 x_3^2 for n = 3) on the unit sphere (r = 1): on the circle
+    f = A cos 2 theta - 4 A cos theta, whose theta^2 terms cancel, so F - F(e_1) = A/2 theta^4 + O(theta^6) and
+    |grad F| ~ 2 A theta^3 ~ (F - F(e_1))^(3/4): KL exponent sigma = 3/4 at the minimizer e_1 (the third
+    coordinate, for n = 3, adds only quadratic growth)."""
+    if n not in (2, 3):
+        raise ValueError(f"n must be 2 or 3, got n = {n}")
+    C = np.zeros((n, n))
+    C[0, 0], C[1, 1] = 2.0 * A, -2.0 * A
+    if n == 3:
+        C[2, 2] = extra
+    L = np.zeros((n, 1))
+    L[0, 0] = -4.0 * A
+    return QuadraticProblem(C, L=L)
+
+
+def sublinear_run(A: float = 1.0, alpha: float = 1.0, n: int = 2, iters: int = 4000, theta0: float = 0.5) -> dict:
+    """Theorem 4.11(c) on :func:`quartic_problem` (sigma = 3/4, predicted E||X^t - X^inf|| <= c t^(-1/2)): OBCD
+    (k = 2) from angle ``theta0``; per iteration t = 1.. the error ||X^t - e_1||, F(X^t) - F(e_1) and |grad_M F(X^t)|."""
+    problem = quartic_problem(A, n)
+    X0 = np.zeros((n, 1))
+    X0[0, 0], X0[1, 0] = math.cos(theta0), math.sin(theta0)
+    e1 = np.zeros((n, 1))
+    e1[0, 0] = 1.0
+    F_star = problem.F(e1)
+    err, gap, grad = [], [], []
+
+    def record(step):
+        X = np.asarray(step.X)
+        G = problem.grad(X)
+        err.append(float(np.linalg.norm(X - e1)))
+        gap.append(problem.F(X) - F_star)
+        grad.append(float(np.linalg.norm(G - X @ (X.T @ G))))
+    get_solver("obcd")(problem, X0, max_iter=iters, alpha=alpha, rng=0, callback=record, engine="python")
+    return {"t": np.arange(1, len(err) + 1), "err": np.array(err), "gap": np.array(gap), "grad": np.array(grad)}
+
+
 def _log_required_c(log_f: np.ndarray, log_df: np.ndarray, sigma: float) -> np.ndarray:
     """log of the smallest c with c (1 - sigma) f^(-sigma) |f'| >= 1, i.e. of f^sigma / ((1 - sigma) |f'|)."""
     return sigma * log_f - math.log(1.0 - sigma) - log_df
@@ -124,4 +163,4 @@ def kl_power_constants(sigmas=(0.0, 0.5, 0.9, 0.99), thetas=None, m: int = 2) ->
 
 
 __all__ = ["local_minima_problem", "local_minimum_run", "sharp_sphere_problem", "finite_termination_runs",
-           "kl_power_constants"]
+           "quartic_problem", "sublinear_run", "kl_power_constants"]
