@@ -73,3 +73,13 @@ def test_rejects_an_infeasible_start():
         partition_search(C, -np.eye(5)[:, :2])
     with pytest.raises(ValueError, match="n = 5 rows"):
         partition_search(C, np.eye(4)[:, :2])
+
+
+def test_improving_rows_counts_single_row_moves():
+    """improving_rows is 0 exactly where the search stops, and positive at a start it improves on."""
+    from obcd_lite.experiments.partition_search import improving_rows
+
+    C = randn_covariance(20, 30, rng=1)
+    X0 = np.eye(30)[:, :3]
+    res = partition_search(C, X0)
+    assert improving_rows(C, X0) > 0 and improving_rows(C, res.X) == 0
