@@ -551,17 +551,3 @@ def test_lemma_4_4_b_fails_at_the_witness():
     w = bs2_not_critical_witness("l1")
     check = lemma44_check(w.problem, w.X)
     assert not check["holds"]
-
-
-def test_theorem_3_8_c_has_no_witness_with_lemma_c2b_varsigma():
-    """Issue 27: the Theorem 3.8(c) witness needs Lemma C.2(a)'s varsigma = ||Z Z^T|| ||C_BB||. With Lemma C.2(b)'s
-    varsigma = L ||Z||^2 (block-dependent as well) every eigenvector is BS_k for every k: I minimizes the block
-    subproblem iff varsigma >= lam ||x_B||^2, and L >= |lam|. 800 eigenvectors of random 4 x 4 C: no witness,
-    while the same search with C.2(a)'s varsigma finds BS_3-not-BS_2 points."""
-    from obcd_lite.teaching.hierarchy import scalar_q_search
-
-    lz = scalar_q_search(trials=200, rng=0, Q="lipschitz_z")
-    assert lz["witness"] is None and lz["searched"] == 800
-    assert set(lz["patterns"]) == {(True, True, True)}
-    c2a = scalar_q_search(trials=200, rng=0, Q="scalar")
-    assert c2a["witness"] is not None and sum(v for p, v in c2a["patterns"].items() if p[1] and not p[0]) > 10
