@@ -4,9 +4,12 @@ conditional expectations (h = 0), and the witnesses that Lemma 4.4(a) and Theore
 The theorems bound conditional expectations E_{xi^t}[.] over the random working set B^t. For a small
 n they are computed exactly here: at every iterate all C(n, 2) block subproblems are solved (the
 suite's global k = 2 solver) and averaged, then one block is drawn uniformly to take the step, as
-Algorithm 1 does. The problem is sparse PCA without a penalty (f = -tr(X^T C X), h = 0), whose
+Algorithm 1 does. The default problem is sparse PCA without a penalty (f = -tr(X^T C X), h = 0), whose
 KL exponent is sigma = 1/2 (a quadratic on St(n, r): Liu, So and Wu 2016), so Theorem 4.11(b)
-predicts a linear rate.
+predicts a linear rate; :func:`rate_run` takes any h = 0 problem (``teaching.paper_kl`` runs one that
+converges to a point that is not a global minimizer, for Theorem 4.10(a)'s F_inf against F(X^inf)).
+Lemma 4.4(a) for l1: :func:`lemma_4_4_a_witness` (one step), :func:`lemma_4_4_a_scan` (as lam grows) and
+:func:`lemma_4_4_a_family` (steps -> 0, left side fixed: no constant phi works).
 """
 from __future__ import annotations
 
