@@ -7,7 +7,10 @@ matplotlib.use("Agg")
 
 import pytest  # noqa: E402
 
+import matplotlib.pyplot as plt  # noqa: E402
+
 from obcd_lite.teaching.hierarchy import explore  # noqa: E402
+from obcd_lite.viz.hierarchy import certificate_figure  # noqa: E402
 from obcd_lite.widgets.hierarchy import build_explorer  # noqa: E402
 
 
@@ -76,6 +79,9 @@ def test_explorer_never_calls_a_point_global_that_fails_a_lower_level():
                     eps_only += 1
                     assert c.within_gap and c.is_global is False and not (c.critical and all(c.bs.values()))
                     assert "eps-global" in c.summary()
+                    fig = certificate_figure(c)
+                    assert "global: ε only" in [t.get_text() for t in fig.axes[0].texts]
+                    plt.close(fig)
                 if not c.nested:
                     witnesses += 1
                     assert c.bs[2] and not c.critical and c.blocks[2].largest_gap < 1e-12 and c.residual.value > 1e-3
