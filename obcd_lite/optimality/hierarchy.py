@@ -54,15 +54,24 @@ class Classification:
         {k: bool}.
     global_min : GlobalMinimum or None
         The certified global search.
+    within_gap : bool or None
+        F(X) <= the certified lower bound + gap_tol and no point with lower F known (F(X) <= its value +
+        tol (1 + |F|)); None when not searched.
     is_global : bool or None
-        False when a point with lower F is known (F(X) > its value + tol (1 + |F|)), else True when
-        F(X) <= the certified lower bound + gap_tol, else None (undecided).
+        True when X is within the gap and critical and BS_k for every k tested (a global minimizer is all
+        of these: Theorem 3.8(b) and the first-order condition), False when a point with lower F is known
+        or X fails a lower level, else None (undecided).
+    eps_global : bool
+        Within the gap but failing a lower level: not a global minimizer, only as good as one up to gap_tol.
     levels : dict
         {name: bool or None} in the paper's order.
     strongest : str
         The last level attained.
     nested : bool
-        False when X attains a level but not one the paper puts below it.
+        False when X attains a level but not one the paper puts below it (a genuine counterexample to an
+        inclusion of Theorem 3.8: "global" is never attained without the levels below).
+    global_note : str
+        Why the global level is "not decided" for a non-quadratic f ("" otherwise).
     """
 
     F: float
@@ -71,7 +80,9 @@ class Classification:
     blocks: dict
     bs: dict
     global_min: GlobalMinimum | None
+    within_gap: bool | None
     is_global: bool | None
+    eps_global: bool
     levels: dict
     strongest: str
     nested: bool
@@ -98,7 +109,9 @@ class Classification:
             lines.append(f"global: {self.global_note or 'not searched'}")
         else:
             g = self.global_min
-            lines.append(f"global: {self.is_global}  (min F in [{fmt(g.lower_bound, 6)}, {fmt(g.value, 6)}], "
+            verdict = "False, eps-global (within the gap, but a global minimizer is critical and BS_k)" \
+                if self.eps_global else self.is_global
+            lines.append(f"global: {verdict}  (min F in [{fmt(g.lower_bound, 6)}, {fmt(g.value, 6)}], "
                          f"certified gap {fmt(g.gap, 2, style='e')}, {g.boxes} boxes)")
         lines.append(f"strongest level: {self.strongest}" + ("" if self.nested else
                      "  (NOT nested: a level the paper puts below this one fails)"))
@@ -163,19 +176,22 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
         global_note = global_level_note(problem, n)
         if not global_note and n <= MAX_N:
             global_min = global_minimum(problem, r=r, tol=gap_tol, rng=0)
-    is_global = None
+    within_gap = is_global = None
     if global_min is not None:
-        if F > global_min.value + tol * (1.0 + abs(F)):  # a better point is known: certified not global
+        # as good as any point found, within the certified gap; a better point known: certified not global
+        within_gap = F <= global_min.value + tol * (1.0 + abs(F)) and F <= global_min.lower_bound + gap_tol
+        if not within_gap and F > global_min.value + tol * (1.0 + abs(F)):
             is_global = False
-        elif F <= global_min.lower_bound + gap_tol:  # as good as any point found, within the certified gap
-            is_global = True
+        elif within_gap:
+            is_global = critical and all(bs.values())  # a global minimizer is critical and BS_k (Theorem 3.8(b))
+    eps_global = bool(within_gap) and not is_global
     levels = {"critical": critical, **{f"BS{k}": v for k, v in bs.items()}, "global": is_global}
     names = list(levels)
     attained = [name for name in names if levels[name]]
     strongest = attained[-1] if attained else "none"
     nested = all(levels[name] for name in names[:names.index(strongest)]) if attained else True
-    return Classification(F, residual, critical, blocks, bs, global_min, is_global, levels, strongest, nested,
-                          global_note)
+    return Classification(F, residual, critical, blocks, bs, global_min, within_gap, is_global, eps_global, levels,
+                          strongest, nested, global_note)
 
 
 def global_level_note(problem, n: int) -> str:

@@ -8,7 +8,9 @@ For a working set B of k rows with Z = X(B, :), Lemma 2.3(a) writes the majorize
 with Q from eq. (9) ("exact") or eq. (10) ("scalar": varsigma of Lemma C.2(a), which depends on the
 block; "lipschitz": varsigma = L_f, the same for every block, which eq. (10) also allows since
 ||Q_exact||_2 <= ||Z D Z^T||_2 ||C_BB||_2 <= ||D||_2 ||C||_2 = L_f). Theorem 3.8(c) (BS_3 => BS_2) holds
-for "exact" and "lipschitz" and fails for "scalar" (notebook 05). Every caller (the OBCD driver, the
+for "exact" and "lipschitz" and fails for "scalar" (notebook 05). "lipschitz_z" is Lemma C.2(b)'s
+varsigma = L_f ||Z||_2^2 (H = L_f I): block-dependent too, but it never produces a Theorem 3.8(c) witness at
+an eigenvector (h = 0, r = 1): I is optimal on B iff varsigma >= lam ||x_B||^2, always true for L_f >= |lam|. Every caller (the OBCD driver, the
 BS_k certificates, the 2x2 teaching examples) gets (Qt, P, Z) from :func:`block_data` and values of K
 from :func:`majorizer_value`.
 """
@@ -22,7 +24,7 @@ from ..validation import as_matrix
 #: The Q choices of eqs. (9) and (10) that OBCD runs.
 Q_CHOICES = ("exact", "scalar")
 #: Those and the block-independent varsigma = L_f of eq. (10), which the BS_k certificates also accept.
-MAJORIZER_Q = (*Q_CHOICES, "lipschitz")
+MAJORIZER_Q = (*Q_CHOICES, "lipschitz", "lipschitz_z")
 _IDENTITIES = {k: (np.eye(k), np.eye(k * k)) for k in range(2, 9)}
 
 
@@ -43,7 +45,8 @@ def block_data(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
         The proximal parameter of eq. (11).
     Q : str
         "exact" (eq. (9)), "scalar" (eq. (10), varsigma of Lemma C.2(a)) or "lipschitz" (eq. (10),
-        varsigma = L_f = ``problem.lipschitz()``).
+        varsigma = L_f = ``problem.lipschitz()``) or "lipschitz_z" (eq. (10), Lemma C.2(b):
+        varsigma = L_f ||Z||_2^2).
 
     Returns
     -------
@@ -52,7 +55,7 @@ def block_data(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
         (k x k) and Z = X(B, :).
     """
     k = len(B)
-    if k == 2 and Q != "lipschitz" and hasattr(problem, "block_2x2"):  # compiled, the same arithmetic as the compiled OBCD engine
+    if k == 2 and Q in Q_CHOICES and hasattr(problem, "block_2x2"):  # compiled, the same arithmetic as the compiled OBCD engine
         return problem.block_2x2(X, G, B, alpha, Q)
     Ik, Ik2 = _IDENTITIES[k] if k in _IDENTITIES else (np.eye(k), np.eye(k * k))
     Z = X[B]
@@ -61,13 +64,28 @@ def block_data(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
         Qm = problem.exact_Q(B, Z)
         # mat(Q vec(I)): vec(I) is symmetric in the stacking; mat() unstacks columns
         return Qm + alpha * Ik2, M - (Qm @ Ik.reshape(-1)).reshape(k, k).T - alpha * Ik, Z
-    shift = (problem.lipschitz() if Q == "lipschitz" else problem.scalar_Q(B, Z)) + alpha
-    return (*scalar_majorizer(M, shift), Z)
+    if Q == "lipschitz_z":
+        varsigma = problem.lipschitz() * float(np.linalg.norm(Z, 2)) ** 2
+    else:
+        varsigma = problem.lipschitz() if Q == "lipschitz" else problem.scalar_Q(B, Z)
+    return (*scalar_majorizer(M, varsigma + alpha), Z)
 
 
 def scalar_majorizer(M: np.ndarray, shift: float) -> tuple[np.ndarray, np.ndarray]:
-    """``(Qt, P)`` of Lemma 2.3(a) for Q = varsigma I (eq. (10)): Qt = shift I, P = M - shift I, with
-    shift = varsigma + alpha and M = [grad f(X) X^T]_BB (k x k)."""
+    """``(Qt, P)`` of Lemma 2.3(a) for Q = varsigma I (eq. (10)).
+
+    Parameters
+    ----------
+    M : numpy.ndarray
+        (k, k), [grad f(X) X^T]_BB.
+    shift : float
+        varsigma + alpha.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(Qt, P)``: Qt = shift I (k^2 x k^2), P = M - shift I (k x k).
+    """
     k = len(M)
     Ik, Ik2 = _IDENTITIES[k] if k in _IDENTITIES else (np.eye(k), np.eye(k * k))
     return shift * Ik2, M - shift * Ik

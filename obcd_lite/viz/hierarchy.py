@@ -90,10 +90,14 @@ def certificate_figure(classification, figsize=(10, 3.6)):
                            f"{fmt(c.global_min.value, 4)}]")
     else:
         notes["global"] = getattr(c, "global_note", "") or "not searched (the explorer certifies only tiny angle spaces)"
+    if c.eps_global:  # within the certified gap, but a global minimizer is critical and BS_k (Theorem 3.8(b))
+        notes["global"] += "; ε-global only: a lower level fails"
     for row, name in enumerate(names):
         value = c.levels[name]
         color = {True: "tab:green", False: "tab:red", None: "0.6"}[value]
         mark = {True: "yes", False: "no", None: "?"}[value]
+        if name == "global" and c.eps_global:
+            color, mark = "tab:orange", "ε only"
         y = len(names) - 1 - row
         ax_levels.barh(y, 1, color=color, alpha=0.25)
         ax_levels.text(0.02, y, f"{name}: {mark}", va="center", fontsize=10, weight="bold")

@@ -18,6 +18,11 @@ def spectrum(n=7, seed=0):
 
 
 def test_global_minimizer_is_bs2_and_bs3():
+    """Theorem 3.8(b) on certified global minimizers (branch and bound, n = 3): h = 0 (r = 1, 2: BS_2 with the exact
+    Q, BS_2 and BS_3 with the scalar Q), l1, l0 and X >= 0 (BS_2, exact Q), three random instances each; and for
+    h = 0, n = 7 the top eigenvectors (the known minimizer) at k = 2, 3."""
+    from obcd_lite import L0, global_minimum, nonneg_pca, procrustes
+
     C, _, U = spectrum()
     problem = sparse_pca(C)
     X = U[:, :2]  # top eigenvectors: the global minimizer of -tr(X^T C X)
@@ -25,6 +30,19 @@ def test_global_minimizer_is_bs2_and_bs3():
     assert is_block_stationary(problem, X, 2)
     assert is_block_stationary(problem, X, 2, Q="scalar")
     assert is_block_stationary(problem, X, 3, Q="scalar")
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        T = rng.standard_normal((3, 2))
+        cases = [(sparse_pca(spectrum(3, seed=seed)[0]), 1, ("exact", "scalar")),
+                 (sparse_pca(spectrum(3, seed=seed)[0]), 2, ("exact", "scalar")),
+                 (procrustes(T, L1(0.5)), 2, ("exact",)), (procrustes(T, L0(0.2)), 2, ("exact",)),
+                 (nonneg_pca(spectrum(3, seed=seed)[0]), 2, ("exact",))]
+        for problem, r, Qs in cases:
+            best = global_minimum(problem, r=r, rng=0)
+            assert best.certified
+            for Q in Qs:
+                for k in ((2,) if Q == "exact" else (2, 3)):
+                    assert is_block_stationary(problem, best.X, k, Q=Q, tol=1e-9), (problem, r, Q, k)
 
 
 def test_a_critical_point_that_is_not_bs2():
@@ -62,7 +80,7 @@ def test_obcd_limit_is_bs2():
 @pytest.mark.parametrize("kwargs, match", [
     (dict(k=3), r"k = 3 > 2 needs h = Zero\(\) and a scalar Q"),
     (dict(k=1), "k must be an integer with 2 <= k <= n = 5, got k = 1"),
-    (dict(Q="diag"), r"Q must be one of \('exact', 'scalar', 'lipschitz'\), got 'diag'"),
+    (dict(Q="diag"), r"Q must be one of \('exact', 'scalar', 'lipschitz', 'lipschitz_z'\), got 'diag'"),
     (dict(alpha=0.0), "alpha must be finite and > 0"),
 ])
 def test_bad_input(kwargs, match):
@@ -110,3 +128,74 @@ def test_bad_sample(sample, match):
     C, _, _ = spectrum(6)
     with pytest.raises(ValueError, match=match):
         block_report(sparse_pca(C), identity_init(6, 2), 2, sample=sample)
+
+
+def _problems_with_limits():
+    """OBCD (cyclic, k = 2) limits on several small problems: l1 and l0 Procrustes, sparse PCA (h = 0), X >= 0."""
+    from obcd_lite import L0, nonneg_pca, procrustes
+
+    rng = np.random.default_rng(7)
+    problems = [procrustes(rng.standard_normal((4, 2)), L1(0.4)), procrustes(rng.standard_normal((4, 2)), L0(0.1)),
+                sparse_pca(spectrum(5, seed=5)[0]), nonneg_pca(spectrum(4, seed=6)[0])]
+    out = []
+    for i, problem in enumerate(problems):
+        n = problem.n
+        X0 = identity_init(n, 2) if i == 3 else random_stiefel(n, 2, rng=i)
+        out.append((problem, obcd(problem, X0, working_set="cyclic", max_iter=3000, rng=0).X,
+                    identity_init(n, 2) if i == 3 else random_stiefel(n, 2, rng=10 + i)))
+    return out
+
+
+def test_remark_3_7_no_block_lowers_its_majorizer_at_bs2_points():
+    """Remark 3.7, decided by an independent computation: at BS_2 points (OBCD limits on four problems with
+    different h) a brute-force minimization over O(2) (dense grids, every kink, no breakpoint-search code) finds
+    no V with K(V; X, B) < K(I; X, B) on any block; at points that are not BS_2 it finds the descent that the
+    certificate reports, with the same gap."""
+    from obcd_lite.subproblem import block_data, brute_force_2x2, majorizer_value
+
+    for problem, limit, start in _problems_with_limits():
+        for X, stationary in ((limit, True), (start, False)):
+            report = block_report(problem, X, 2)
+            assert report.stationary is stationary
+            G = problem.grad(X)
+            for B, gap in report.gaps.items():
+                Qt, P, Z = block_data(problem, X, G, list(B), 1e-5, "exact")
+                stay = majorizer_value(Qt, P, np.eye(2), Z, problem.h)
+                brute = brute_force_2x2(Qt, P, Z, problem.h).value
+                scale = 1e-10 * (1 + abs(stay))
+                if stationary:
+                    assert brute >= stay - scale, (problem, B)
+                else:
+                    assert stay - brute == pytest.approx(gap, abs=1e-8), (problem, B)
+            if not stationary:
+                assert report.largest_gap > 1e-4
+
+
+def test_remark_3_9_ii_sampling_decides_only_in_expectation():
+    """Remark 3.9(ii): a point fails BS_2 on 9 of the 15 pairs (Procrustes, h = 0, an OBCD limit with rows 0 and 1
+    rotated: only the blocks meeting row 0 or 1 change, as grad f is row-local). Samples of 3 blocks estimate the
+    failing fraction without bias (mean over 400 samples within 3 standard errors of 9/15), but some samples miss
+    every failing block and call the point BS_2: certifying BS_k needs all C(n, k) subproblems. Same on a second
+    instance (n = 5: 7 of 10 blocks fail)."""
+    from obcd_lite import procrustes
+    from obcd_lite.stiefel import rot
+
+    for n, seed in ((6, 0), (5, 1)):
+        problem = procrustes(np.random.default_rng(seed).standard_normal((n, 2)))
+        X = obcd(problem, random_stiefel(n, 2, rng=seed), working_set="cyclic", max_iter=4000, rng=0).X
+        assert block_report(problem, X, 2, tol=1e-12).stationary
+        X[[0, 1]] = rot(0.05) @ X[[0, 1]]
+        full = block_report(problem, X, 2)
+        failing = {B for B, g in full.gaps.items() if g > full.tol}
+        assert failing == {B for B in full.gaps if set(B) & {0, 1}} and 0 < len(failing) < full.total
+        p = len(failing) / full.total
+        fractions, missed = [], 0
+        for s in range(400):
+            sampled = block_report(problem, X, 2, sample=3, rng=s)
+            assert set(sampled.gaps) <= set(full.gaps)
+            assert all(sampled.gaps[B] == full.gaps[B] for B in sampled.gaps)   # the same subproblems
+            fractions.append(sampled.fraction_failing)
+            missed += sampled.stationary
+        se = np.sqrt(p * (1 - p) / 3 / 400)
+        assert abs(np.mean(fractions) - p) < 3 * se
+        assert missed > 0 and not full.stationary

@@ -112,3 +112,17 @@ def test_o3_angles_jacobian_and_cover():
         a, b, c = np.arctan2(-R[1, 2], R[2, 2]), np.arcsin(R[0, 2]), np.arctan2(-R[0, 1], R[0, 0])
         assert np.all(np.abs([a, b, c]) <= _HALF + 1e-15)
         assert np.allclose(_with_jacobian(np.eye(3), np.array([[a, b, c]]))[0][0], R, atol=1e-12)
+
+
+def test_theorem_3_8_c_has_no_witness_with_lemma_c2b_varsigma():
+    """Issue 27: the Theorem 3.8(c) witness needs Lemma C.2(a)'s varsigma = ||Z Z^T|| ||C_BB||. With Lemma C.2(b)'s
+    varsigma = L ||Z||^2 (block-dependent as well) every eigenvector is BS_k for every k: I minimizes the block
+    subproblem iff varsigma >= lam ||x_B||^2, and L >= |lam|. 800 eigenvectors of random 4 x 4 C: no witness,
+    while the same search with C.2(a)'s varsigma finds BS_3-not-BS_2 points."""
+    from obcd_lite.teaching.hierarchy import scalar_q_search
+
+    lz = scalar_q_search(trials=200, rng=0, Q="lipschitz_z")
+    assert lz["witness"] is None and lz["searched"] == 800
+    assert set(lz["patterns"]) == {(True, True, True)}
+    c2a = scalar_q_search(trials=200, rng=0, Q="scalar")
+    assert c2a["witness"] is not None and sum(v for p, v in c2a["patterns"].items() if p[1] and not p[0]) > 10

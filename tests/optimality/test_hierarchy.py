@@ -2,9 +2,10 @@
 certified twice independently; (a) holds for h = 0 and X >= 0 on every limit searched."""
 import numpy as np
 import pytest
+from scipy.linalg import expm
 
 from obcd_lite import L1, classify, obcd, procrustes, random_stiefel, randn_covariance, sparse_pca
-from obcd_lite.optimality import block_report
+from obcd_lite.optimality import block_report, global_minimum
 from obcd_lite.subproblem import block_data, majorizer_value, solve_2x2_full
 from obcd_lite.teaching.critical_points import critical_points_2x2
 from obcd_lite.teaching.hierarchy import bs2_not_critical_witness, search_gaps
@@ -80,6 +81,21 @@ def test_gamma_counts_the_blocks_through_a_pair():
         assert g["gamma_times_mean"] == pytest.approx(g["norm_sq"], rel=1e-12)
 
 
+def test_lemma_4_4_b_for_h0_is_an_inequality_equal_when_r_is_n():
+    """Issue 27: for h = 0, Lemma 4.4(b) reads ||G - X G^T X||^2 <= ||G X^T - X G^T||^2 (gamma times the block mean):
+    strict for r < n at random points (the normal part of G counts twice on the right), equal for r = n.
+    Procrustes (a linear f: not constant on O(n), unlike PCA), four random points each."""
+    for n, r in [(4, 1), (5, 2), (6, 3), (4, 4), (5, 5)]:
+        problem = procrustes(np.random.default_rng(n + r).standard_normal((n, r)))
+        for seed in range(4):
+            check = lemma44_check(problem, random_stiefel(n, r, rng=seed))
+            assert check["holds"] and check["rhs"] > 0.1
+            if r < n:
+                assert check["lhs"] < (1 - 1e-3) * check["rhs"]
+            else:
+                assert check["lhs"] == pytest.approx(check["rhs"], rel=1e-10, abs=0)
+
+
 def test_sampled_classification_for_large_n():
     C = randn_covariance(40, 20, rng=0)
     problem = sparse_pca(C)
@@ -128,3 +144,26 @@ def test_not_global_when_a_better_point_is_known():
         np.cross(best.X[:, 0], U[:, 1]))
     c = classify(problem, X, global_min=best, Q="exact")
     assert 0 < problem.F(X) - best.value < best.gap and c.is_global is False
+
+
+def test_within_the_gap_but_not_critical_is_eps_global_only():
+    """Issue 27: F(X) within the certified gap does not make X global; a global minimizer is critical and
+    BS_2 (Theorem 3.8(b)). The l1 minimizers here have zero entries; moving them by 1e-7 .. 3e-7 in random
+    directions keeps F within the gap but makes them non-critical: eps-global, never global, still nested."""
+    rng = np.random.default_rng(0)
+    seen = 0
+    for seed in (1, 5):
+        problem = procrustes(np.random.default_rng(seed).standard_normal((3, 2)), L1(1.0))
+        best = global_minimum(problem, r=2, rng=0)
+        exact = classify(problem, best.X, global_min=best)
+        assert exact.is_global and not exact.eps_global and exact.critical and exact.strongest == "global"
+        assert np.any(best.X == 0)
+        for theta in (1e-7, 3e-7):
+            for _ in range(3):
+                W = rng.standard_normal((3, 3))
+                c = classify(problem, expm(theta * (W - W.T) / np.linalg.norm(W - W.T)) @ best.X, global_min=best)
+                assert c.within_gap and not c.critical and not c.bs[2]
+                assert c.eps_global and c.is_global is False and c.nested and c.strongest == "none"
+                assert "eps-global" in c.summary()
+                seen += 1
+    assert seen == 12

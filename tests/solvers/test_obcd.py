@@ -213,3 +213,29 @@ def test_callback_sees_a_read_only_view():
 
     with pytest.raises(ValueError, match="read-only"):
         obcd(sparse_pca(C5), np.eye(5, 2), max_iter=3, rng=0, callback=poke)
+
+
+def test_default_alpha_is_the_papers_except_scale_aware_for_nonneg():
+    """Issue 27: alpha = None is 1e-5 for h = 0, l1 and l0 (the paper's value: their reproductions are unchanged,
+    bit for bit), and 1e-5 ||C||_2 for X >= 0 (the proximal term scales with the data); an explicit alpha wins."""
+    from obcd_lite import L0, L1, nonneg_pca, randn_covariance, sparse_pca
+    from obcd_lite.solvers.obcd import PAPER_ALPHA, default_alpha
+
+    C = randn_covariance(30, 40, rng=0)
+    X0 = np.eye(40)[:, :3]
+    for h in (None, L1(1e-3), L0(1e-4)):
+        problem = sparse_pca(C, h)
+        assert default_alpha(problem) == PAPER_ALPHA == 1e-5
+        a = obcd(problem, X0, max_iter=300, rng=0)
+        b = obcd(problem, X0, max_iter=300, rng=0, alpha=1e-5)
+        assert np.array_equal(a.X, b.X) and a.F == b.F
+    problem = nonneg_pca(C)
+    L = float(np.linalg.eigvalsh(C).max())
+    assert default_alpha(problem) == pytest.approx(1e-5 * L, rel=1e-10) and default_alpha(nonneg_pca(7.0 * C)) == \
+        pytest.approx(7e-5 * L, rel=1e-10)
+    a = obcd(problem, X0, max_iter=300, rng=0)
+    b = obcd(problem, X0, max_iter=300, rng=0, alpha=1e-5 * L)
+    assert np.allclose(a.X, b.X, atol=1e-12)
+    # scale invariance: the iterates for C and 7 C coincide with the default (the ratio alpha / ||C|| is fixed)
+    c = obcd(nonneg_pca(7.0 * C), X0, max_iter=300, rng=0)
+    assert np.allclose(a.X, c.X, atol=1e-9)

@@ -46,13 +46,14 @@ def test_rows_are_well_formed():
 def test_coverage_and_filters():
     cov = coverage()
     assert cov["total"] == cov["verdict"] == 40
-    assert cov["checked"] == 40 - 3                 # Assumption 4.7, Remark 4.8, Proposition 4.9
+    assert cov["checked"] == 40 - 2                 # Assumption 4.7, Remark 4.8
     assert set(cov["false"]) == {"Remark 2.6(ii)", "Theorem 3.8(a)", "Remark 3.9(i)", "Lemma 4.4(a)", "Lemma 4.4(b)",
-                                 "Theorem 4.6"}
+                                 "Theorem 4.6", "Proposition 4.9"}
     assert sum(cov["by_verdict"].values()) == cov["rows"] == len(LEDGER)
     assert all(r["label"].startswith(("Lemma A", "Lemma B", "Lemma C")) for r in ledger_rows(section="A") +
                ledger_rows(section="B") + ledger_rows(section="C"))
-    assert [r["label"] + r["part"] for r in ledger_rows("4", "false")] == ["Lemma 4.4(a)", "Lemma 4.4(b)", "Theorem 4.6"]
+    assert [r["label"] + r["part"] for r in ledger_rows("4", "false")] == ["Lemma 4.4(a)", "Lemma 4.4(b)", "Theorem 4.6",
+                                                                           "Proposition 4.9"]
     assert ledger_table(ledger_rows(verdict="not checkable")).count("reason:") == len(cov["not_checkable"])
     with pytest.raises(ValueError, match="section"):
         ledger_rows(section="7")

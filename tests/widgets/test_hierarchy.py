@@ -7,7 +7,10 @@ matplotlib.use("Agg")
 
 import pytest  # noqa: E402
 
+import matplotlib.pyplot as plt  # noqa: E402
+
 from obcd_lite.teaching.hierarchy import explore  # noqa: E402
+from obcd_lite.viz.hierarchy import certificate_figure  # noqa: E402
 from obcd_lite.widgets.hierarchy import build_explorer  # noqa: E402
 
 
@@ -50,3 +53,39 @@ def test_the_relatives_in_the_explorer():
 def test_bad_r():
     with pytest.raises(ValueError, match="r must be an integer with 1 <= r <= n = 3"):
         explore(n=3, r=4)
+
+
+def test_explorer_never_calls_a_point_global_that_fails_a_lower_level():
+    """Issue 27: the explorer runs manpg / rsubgrad / obcd, n = 3, r in {2, 3}, l1, lam = 0.1, seeds 0-2 (set
+    through the widgets, no browser). Before, 6 of the 18 showed "global: yes" on points that are neither
+    critical nor BS_2. A global minimizer is critical and BS_k (Theorem 3.8(b)): such points are eps-global
+    only, and "not nested" appears only at genuine Theorem 3.8(a) witnesses (BS_2 with every block gap at
+    rounding level, and a clearly positive residual)."""
+    ex = build_explorer(n=3, r=2, penalty="l1", lam=0.1)
+    eps_only, globals_, witnesses = 0, 0, 0
+    for solver in ("manpg", "rsubgrad", "obcd"):
+        ex.controls["solver"].value = solver
+        for r in (2, 3):
+            ex.controls["r"].value = r
+            for seed in range(3):
+                ex.controls["seed"].value = seed
+                assert ex.state["error"] is None
+                c = ex.state["value"].classification
+                assert c.global_min is not None and c.within_gap is not None   # 3 angles: searched
+                if c.is_global:
+                    globals_ += 1
+                    assert c.critical and all(c.bs.values()) and c.nested
+                if c.eps_global:
+                    eps_only += 1
+                    assert c.within_gap and c.is_global is False and not (c.critical and all(c.bs.values()))
+                    assert "eps-global" in c.summary()
+                    fig = certificate_figure(c)
+                    assert "global: ε only" in [t.get_text() for t in fig.axes[0].texts]
+                    plt.close(fig)
+                if not c.nested:
+                    witnesses += 1
+                    assert c.bs[2] and not c.critical and c.blocks[2].largest_gap < 1e-12 and c.residual.value > 1e-3
+                    assert "NOT nested" in c.summary()
+                else:
+                    assert "NOT nested" not in c.summary()
+    assert eps_only == 6 and globals_ >= 4 and witnesses == 2
