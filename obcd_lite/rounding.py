@@ -42,10 +42,22 @@ def zero_mask(X, zero_tol: float | None = None) -> np.ndarray:
     """
     X = np.asarray(X, dtype=float)
     if zero_tol is None:
-        level = ZERO_ULPS * EPS * np.sqrt((X * X).sum(axis=0))
+        level = ZERO_ULPS * EPS * column_norms(X)
     else:
         level = check_nonnegative(zero_tol, "zero_tol")
     return np.abs(X) <= level
+
+
+def column_norms(X: np.ndarray) -> np.ndarray:
+    """||X[:, j]||_2 of each column without overflow or underflow: sqrt(sum x^2) of entries above
+    ~1e154 is inf (and the zero rule would call every entry zero), of entries below ~1e-162 is 0.
+    Each column is scaled by its largest |entry| first (``numpy.linalg.norm`` does not)."""
+    X = np.asarray(X, dtype=float)
+    if X.ndim < 2:
+        X = X.reshape(-1, 1)
+    largest = np.max(np.abs(X), axis=0) if X.shape[0] else np.zeros(X.shape[1:])
+    safe = np.where((largest > 0) & np.isfinite(largest), largest, 1.0)
+    return np.where(np.isfinite(largest), safe * np.sqrt(((X / safe) ** 2).sum(axis=0)), largest)
 
 
 def snap_point(X, zero_tol: float | None = None) -> np.ndarray:

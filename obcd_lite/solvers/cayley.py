@@ -26,7 +26,9 @@ import numpy as np
 
 from ..threads import one_blas_thread
 from ..results import Recorder, Result, Step, check_budget
-from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
+from ..stiefel import feasibility
+from ..validation import (STIEFEL_TOL, UnsupportedProblemError, as_matrix, as_rng, check_nonnegative,
+                          check_problem, check_stiefel)
 
 #: max_iter when none is given.
 DEFAULT_MAX_ITER = 500
@@ -56,6 +58,27 @@ def cayley_step(X: np.ndarray, G: np.ndarray, tau: float) -> np.ndarray:
     V = np.hstack([X, -G])
     inner = np.eye(2 * r) + 0.5 * tau * (V.T @ U)
     return X - tau * U @ np.linalg.solve(inner, V.T @ X)
+
+
+def _trial_point(X: np.ndarray, G: np.ndarray, tau: float) -> np.ndarray | None:
+    """Y(tau), or None when rounding has taken it off St(n, r) (a singular or ill-conditioned
+    I + tau/2 W: large tau ||W||, e.g. data scaled by 1e6-1e9): the line search then shrinks tau,
+    so an accepted point is feasible and its F is a true value of F on St(n, r)."""
+    try:
+        Y = cayley_step(X, G, tau)
+    except np.linalg.LinAlgError:
+        return None
+    if not np.all(np.isfinite(Y)) or feasibility(Y) > STIEFEL_TOL:
+        return None
+    return Y
+
+
+def _det_cayley(W: np.ndarray, tau: float) -> float:
+    """det Q(tau), NaN where I + tau/2 W is singular to rounding (a huge tau ||W||)."""
+    try:
+        return float(np.linalg.det(cayley_matrix(W, tau)))
+    except np.linalg.LinAlgError:
+        return np.nan
 
 
 @one_blas_thread
@@ -89,6 +112,8 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
         ``solver = "cayley"``; history adds ``tau, grad_norm, det_Q`` (NaN where not recorded).
     """
     X = as_matrix(X0, "X0").copy()
+    check_problem(problem, X, "X0", "cayley")
+    as_rng(rng)  # drawn from by no one here, but a bad rng is still an error
     check_stiefel(X, "X0")
     n, r = X.shape
     if subgradient_h is None and not (problem.h.finite and problem.h.subgradient_informative):
@@ -117,6 +142,8 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
     it = 0
     W = G @ X.T - X @ G.T
     rec.log(0, X, F, grad_norm=float(np.linalg.norm(W @ X)))
+    if rec.out_of_time():  # the setup used the whole budget
+        max_iter, stop_reason = 0, "time_limit"
     for it in range(1, max_iter + 1):
         riemannian_norm = float(np.linalg.norm(W @ X))
         if riemannian_norm <= tol:
@@ -125,16 +152,16 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
             break
         decrease = 0.5 * float(np.sum(W * W))
         while True:
-            Y = cayley_step(X, G, tau)
-            F_new = problem.F(Y)
-            if F_new <= F - armijo * tau * decrease or tau < tau_min:
+            Y = _trial_point(X, G, tau)
+            F_new = problem.F(Y) if Y is not None else np.inf
+            if F_new <= F - armijo * tau * decrease or tau < tau_min or rec.out_of_time():
                 break
             tau *= shrink
-        if tau < tau_min:
+        if tau < tau_min or Y is None or not F_new <= F - armijo * tau * decrease:
             it -= 1
-            stop_reason = "tau_min"
+            stop_reason = "tau_min" if tau < tau_min else "time_limit"  # X stays: no unchecked step
             break
-        det_q = float(np.linalg.det(cayley_matrix(W, tau))) if record_det else np.nan
+        det_q = _det_cayley(W, tau) if record_det else np.nan
         G_new = gradient(Y)
         # Barzilai-Borwein step from the Riemannian gradients W X, as in Wen & Yin's Algorithm 2.
         W_new = G_new @ Y.T - Y @ G_new.T

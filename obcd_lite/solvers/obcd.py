@@ -30,8 +30,8 @@ from ..penalties import ZERO_KIND
 from ..problems import QuadraticProblem
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import BRANCHES
-from ..subproblem import Q_CHOICES, block_data, solve_2x2_unchecked, solve_kxk
-from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
+from ..subproblem import Q_CHOICES, block_data_unchecked, solve_2x2_unchecked, solve_kxk
+from ..validation import UnsupportedProblemError, as_matrix, as_rng, check_nonnegative, check_problem, check_stiefel
 from .obcd_kernel import run_steps
 
 #: max_iter when none is given.
@@ -63,7 +63,7 @@ def _working_set_batches(n: int, k: int, rule: str, rng=None):
         raise ValueError(f"rule must be 'random' or 'cyclic', got {rule!r}")
     if not all(isinstance(v, (int, np.integer)) for v in (n, k)) or not 1 <= k <= n:
         raise ValueError(f"need integers 1 <= k <= n, got n = {n!r}, k = {k!r}")
-    return _cyclic_batches(n, k) if rule == "cyclic" else _random_batches(n, k, np.random.default_rng(rng))
+    return _cyclic_batches(n, k) if rule == "cyclic" else _random_batches(n, k, as_rng(rng))
 
 
 def _cyclic_batches(n: int, k: int):
@@ -142,6 +142,7 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     """
     X = as_matrix(X0, "X0").copy()
     n, r = X.shape
+    check_problem(problem, X, "X0", "obcd")
     check_stiefel(X, "X0")
     problem.check_point(X, "X0")
     h = problem.h
@@ -168,11 +169,13 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     engine = _choose_engine(engine, problem, k, callback)
 
     batches = _working_set_batches(n, k, working_set, rng)
-    G = problem.grad(X)
-    F = problem.f_from_grad(X, G) + h(X)
     rec = Recorder("obcd", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
                    callback=callback)
+    G = problem.grad(X)
+    F = problem.f_from_grad(X, G) + h(X)
     rec.log(0, X, F)
+    if rec.out_of_time():  # the setup (the first gradient) used the whole budget
+        return rec.result(X, 0, "time_limit", F_tracked=F, info={"engine": engine})
     if engine == "compiled":
         it, stop_reason, F = _run_compiled(problem, X, G, F, _BlockChunks(batches), rec, alpha=alpha,
                                            exact=Q == "exact", branches=branches)
@@ -182,7 +185,7 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     it = 0
     for it in range(1, max_iter + 1):
         B = next(blocks)
-        Qt, P, Z, _ = block_data(problem, X, G, B, alpha, Q)
+        Qt, P, Z, _ = block_data_unchecked(problem, X, G, B, alpha, Q)
         if k == 2:
             sol = solve_2x2_unchecked(Qt, P, Z, h, branches)
             V, VZ = sol.V, sol.VZ

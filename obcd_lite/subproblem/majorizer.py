@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..stiefel import polar
-from ..validation import as_matrix
+from ..validation import as_matrix, check_nonnegative
 
 #: The Q choices of eqs. (9) and (10) that OBCD runs.
 Q_CHOICES = ("exact", "scalar")
@@ -37,7 +37,26 @@ def block_data(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
     alpha : the proximal parameter of eq. (11).
     Q : "exact" (eq. (9)), "scalar" (eq. (10), varsigma of Lemma C.2(a)) or "lipschitz" (eq. (10),
         varsigma = L_f = ``problem.lipschitz()``).
+
+    Raises ``ValueError`` naming the value for an unknown Q, a B with repeated, negative or
+    out-of-range rows, a negative or non-finite alpha, or X and G of different shapes.
     """
+    X = np.asarray(X)
+    if X.ndim != 2 or np.shape(G) != X.shape:
+        raise ValueError(f"X and G must be (n, r) arrays of the same shape, got X {X.shape} and G {np.shape(G)}")
+    if Q not in MAJORIZER_Q:
+        raise ValueError(f"Q must be one of {', '.join(MAJORIZER_Q)}, got Q = {Q!r}")
+    alpha = check_nonnegative(alpha, "alpha")
+    B = np.asarray(B)
+    n = X.shape[0]
+    if (B.ndim != 1 or not 2 <= B.size <= n or B.dtype.kind not in "iu" or np.any(B < 0) or np.any(B >= n)
+            or len(np.unique(B)) != B.size):
+        raise ValueError(f"B must be k >= 2 distinct row indices in [0, n = {n}), got B = {B.tolist()!r}")
+    return block_data_unchecked(problem, X, G, B, alpha, Q)
+
+
+def block_data_unchecked(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
+    """:func:`block_data` without its input checks, for the OBCD loop (which checks its own)."""
     k = len(B)
     if k == 2 and Q != "lipschitz" and hasattr(problem, "block_2x2"):  # compiled, the same arithmetic as the compiled OBCD engine
         Qt, P, Z = problem.block_2x2(X, G, B, alpha, Q)
