@@ -148,7 +148,7 @@ C5 = covariance(5)
 
 @pytest.mark.parametrize("kwargs, match", [
     (dict(X0=np.ones((5, 2))), r"X0 is not on the Stiefel manifold: \|\|X0\^T X0 - I\|\|_F = 9\.055e\+00"),
-    (dict(X0=np.eye(4, 2)), "X0 has 4 rows but C is 5 x 5"),
+    (dict(X0=np.eye(4, 2)), "obcd: X0 has 4 rows but the problem has n = 5"),
     (dict(X0=np.full((5, 2), np.nan)), "X0 has a non-finite entry nan"),
     (dict(k=1), "k must be an integer with 2 <= k <= n = 5, got k = 1"),
     (dict(k=6), "got k = 6"),
