@@ -130,7 +130,7 @@ def test_same_seed_same_run():
 def test_stops_on_time_limit_and_callback():
     C = covariance(10)
     res = obcd(sparse_pca(C), identity_init(10, 2), max_iter=10**9, time_limit=0.05)
-    assert res.stop_reason == "time_limit" and res.seconds < 5
+    assert res.stop_reason == "time_limit" and res.iterations > 0  # the clock's reads: test_budgets.py
     res = obcd(sparse_pca(C), identity_init(10, 2), max_iter=100, callback=lambda s: s.iteration == 7)
     assert res.stop_reason == "callback" and res.iterations == 7
 
