@@ -24,13 +24,16 @@ X0 = random_stiefel(N, R, 1)
 # --- silent wrong answers -------------------------------------------------------------------------
 @pytest.mark.parametrize("scale", [1e6, 1e8, 1e9])
 def test_cayley_on_scaled_data_stays_on_the_manifold_above_the_global_minimum(scale):
-    """It returned X with ||X^T X - I|| up to 22 and F below the global minimum (or a bare LinAlgError)."""
+    """n > 2r (the low-rank Cayley form): it returned X with ||X^T X - I|| up to 22 and F below the
+    global minimum 1/2 (sum of the r smallest eigenvalues of C), or raised a bare LinAlgError."""
+    n, r = 10, 3
     for seed in range(12):
-        Cs = randn_covariance(8, N, rng=seed) * scale
-        res = cayley_method(sparse_pca(Cs, L1(1e-3 * scale)), random_stiefel(N, R, seed), max_iter=200)
-        global_min_smooth = -2.0 * np.sum(np.linalg.eigvalsh(Cs)[-R:])  # min of -tr(X^T C X); h >= 0
-        assert feasibility(res.X) <= STIEFEL_TOL
-        assert res.F >= global_min_smooth - 1e-9 * abs(global_min_smooth)
+        A = np.random.default_rng(seed).standard_normal((n, n))
+        Cs = (A + A.T) * scale
+        res = cayley_method(QuadraticProblem(Cs), random_stiefel(n, r, seed))
+        global_min = 0.5 * np.sum(np.linalg.eigvalsh(Cs)[:r])
+        assert feasibility(res.X) <= 1e-12
+        assert res.F >= global_min - 1e-9 * abs(global_min)
 
 
 @pytest.mark.parametrize("call, name", [

@@ -17,6 +17,11 @@ Wen & Yin's Algorithm 2). For a nonsmooth h the method is a heuristic: the least
 of h (``h.subgradient``) is added to G, and the run stops when the backtracking step falls below
 ``tau_min``. Penalties without a useful subgradient (l0, whose subgradient is 0 almost everywhere,
 and the indicator X >= 0, which a Cayley curve does not keep) are declined.
+
+One safeguard Wen & Yin do not need in exact arithmetic: a trial point that rounding has taken off
+St(n, r) (||Y^T Y - I||_F > 1e-12, seen for tau ||W|| ~ 1e6-1e9 on scaled data) is replaced by its
+polar factor, and a singular I + tau/2 W is a rejected trial; so every accepted point is on St(n, r)
+and the line search compares true values of F there.
 """
 from __future__ import annotations
 
@@ -26,8 +31,8 @@ import numpy as np
 
 from ..threads import one_blas_thread
 from ..results import Recorder, Result, Step, check_budget
-from ..stiefel import feasibility
-from ..validation import (STIEFEL_TOL, UnsupportedProblemError, as_matrix, as_rng, check_nonnegative,
+from ..stiefel import feasibility, polar
+from ..validation import (UnsupportedProblemError, as_matrix, as_rng, check_nonnegative,
                           check_problem, check_stiefel)
 
 #: max_iter when none is given.
@@ -60,17 +65,24 @@ def cayley_step(X: np.ndarray, G: np.ndarray, tau: float) -> np.ndarray:
     return X - tau * U @ np.linalg.solve(inner, V.T @ X)
 
 
+#: A trial point farther than this from St(n, r) (||Y^T Y - I||_F) is pulled back by the polar retraction.
+DRIFT_TOL = 1e-12
+
+
 def _trial_point(X: np.ndarray, G: np.ndarray, tau: float) -> np.ndarray | None:
-    """Y(tau), or None when rounding has taken it off St(n, r) (a singular or ill-conditioned
-    I + tau/2 W: large tau ||W||, e.g. data scaled by 1e6-1e9): the line search then shrinks tau,
-    so an accepted point is feasible and its F is a true value of F on St(n, r)."""
+    """Y(tau) on St(n, r), or None when I + tau/2 W is singular to rounding.
+
+    For a large tau ||W|| (data scaled by 1e6-1e9, where the Barzilai-Borwein steps grow) the low-rank
+    form loses orthogonality (||Y^T Y - I|| up to 22 was seen), and F(Y) can then lie below the
+    global minimum on St(n, r). Such a Y is replaced by its polar factor, so every F the line search
+    compares, and every accepted point, is a true value of F on St(n, r)."""
     try:
         Y = cayley_step(X, G, tau)
     except np.linalg.LinAlgError:
         return None
-    if not np.all(np.isfinite(Y)) or feasibility(Y) > STIEFEL_TOL:
+    if not np.all(np.isfinite(Y)):
         return None
-    return Y
+    return polar(Y) if feasibility(Y) > DRIFT_TOL else Y
 
 
 def _det_cayley(W: np.ndarray, tau: float) -> float:
