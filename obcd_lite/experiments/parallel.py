@@ -15,6 +15,10 @@ submits more than that:
   setting, so their times would not be comparable.
 * any other executor: at most :func:`available_cores` runs in flight (the rule of this machine).
 
+:func:`settled` reports each run's result or exception and goes on (the runner records a failed run
+as a row and keeps the others; a killed pool worker fails the runs in flight and those not yet
+submitted, with ``BrokenProcessPool``); :func:`completed` raises at the first failure.
+
 Dask is the scheduler; this module only counts slots and keeps the number of pending futures
 within them.
 """
@@ -143,7 +147,11 @@ def completed(executor: Executor, function: Callable, items: Iterable, slots: in
     """``function(item)`` for every item on ``executor``, yielded as each finishes (any order), with
     never more than ``slots`` submitted and unfinished (:func:`settled`). A failing run raises here;
     the runs still in flight are cancelled where the executor can."""
-    for _, result, error in settled(executor, function, items, slots):
-        if error is not None:
-            raise error
-        yield result
+    outcomes = settled(executor, function, items, slots)
+    try:
+        for _, result, error in outcomes:
+            if error is not None:
+                raise error
+            yield result
+    finally:
+        outcomes.close()  # cancels the runs in flight now, not when the traceback is collected
