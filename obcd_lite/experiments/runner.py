@@ -18,6 +18,7 @@ iterations the records and histories are those of a serial run except the second
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import itertools
@@ -74,7 +75,9 @@ class Experiment:
     records : one row per run (columns :data:`RECORD_COLUMNS`).
     histories : the solvers' history rows, long format, with the run's identifying columns.
     points : run -> the returned X.
-    datasets : (name, m, n, seed) -> the :class:`~obcd_lite.data.Dataset` used.
+    datasets : (name, m, n, seed) -> the :class:`~obcd_lite.data.Dataset` used (empty once saved).
+    settings : the budget (``time_limit``, ``max_iter``, ``options``) and the data sets' digests,
+        which ``run_experiment(resume=...)`` checks.
     """
 
     records: pd.DataFrame
@@ -84,9 +87,11 @@ class Experiment:
     settings: dict = field(default_factory=dict, repr=False)
 
     def save(self, path) -> None:
-        """Write the experiment to ``path`` (a pickle; :func:`load_experiment` reads it back)."""
+        """Write the experiment to ``path`` (a pickle; :func:`load_experiment` reads it back) without
+        the data sets, which can be large (a 5000 x 5000 C) and are rebuilt from their seeds by
+        :func:`~obcd_lite.data.load_dataset` (their digests stay in ``settings`` for ``resume``)."""
         with open(path, "wb") as file:
-            pickle.dump(self, file)
+            pickle.dump(dataclasses.replace(self, datasets={}), file)
 
 
 def load_experiment(path) -> Experiment:
@@ -225,7 +230,7 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
     if unknown:
         raise ValueError(f"options given for methods not in the run: {sorted(unknown)}")
     slots = None if executor is None else concurrent_runs(executor)
-    settings = dict(time_limit=time_limit, max_iter=int(max_iter), options=repr(sorted(options.items())))
+    budget = dict(time_limit=time_limit, max_iter=int(max_iter), options=repr(sorted(options.items())))
 
     data, digests = {}, {}
     for name, seed in itertools.product(datasets, seeds):
@@ -235,7 +240,8 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
             raise ValueError(f"r = {r} > n = {ds.n} (data set {name!r}): St(n, r) needs r <= n")
         digests[key] = _digest(ds)
 
-    reusable = _reusable(resume, settings, digests)
+    settings = {**budget, "digests": digests}
+    reusable = _reusable(resume, budget, digests)
     grid = [(p, name, lam, seed, start, method)
             for p in problems for name in datasets for lam in (lams if p != "nonneg" else (np.nan,))
             for seed in seeds for start in starts for method in methods]
@@ -297,19 +303,19 @@ def _identity(row: dict) -> tuple:
     return tuple("nan" if isinstance(row[k], float) and np.isnan(row[k]) else row[k] for k in IDENTITY)
 
 
-def _reusable(resume, settings: dict, digests: dict) -> dict:
+def _reusable(resume, budget: dict, digests: dict) -> dict:
     """identity -> (record, history or None, X or None) of the finished runs of ``resume``."""
     if resume is None:
         return {}
     if not isinstance(resume, Experiment):
         resume = load_experiment(resume)
-    differ = [key for key in settings if resume.settings.get(key) != settings[key]]
+    differ = [key for key in budget if resume.settings.get(key) != budget[key]]
     if differ:
         raise ValueError("resume: the previous experiment ran with " + ", ".join(
             f"{key} = {resume.settings.get(key)!r}" for key in differ) + ", this call has " + ", ".join(
-            f"{key} = {settings[key]!r}" for key in differ) + "; a resumed grid keeps its budget and options")
-    for key, ds in resume.datasets.items():
-        if key in digests and _digest(ds) != digests[key]:
+            f"{key} = {budget[key]!r}" for key in differ) + "; a resumed grid keeps its budget and options")
+    for key, digest in resume.settings.get("digests", {}).items():
+        if key in digests and digest != digests[key]:
             raise ValueError(f"resume: data set {key} of the previous experiment differs from this one's "
                              "(another machine rounds A^T A differently); rerun it instead")
     runs = dict(tuple(resume.histories.groupby("run"))) if len(resume.histories) else {}

@@ -1,4 +1,5 @@
 """The experiment runner: records, same starts and budgets, warm starts, time-to-target, bad input."""
+import dataclasses
 from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 
@@ -189,6 +190,7 @@ def test_a_failing_run_loses_nothing_and_the_grid_resumes(monkeypatch, tmp_path)
     assert np.isfinite(kept["F"]).all() and set(first.points) == set(kept["run"])
     saved = load_experiment(tmp_path / "grid.pkl")  # the checkpoint holds the same experiment
     pd.testing.assert_frame_equal(saved.records, rec)
+    assert saved.datasets == {} and saved.settings == first.settings  # data by their digests, not stored
 
     calls.clear()
     monkeypatch.setitem(SOLVERS, "cayley", _flaky(real, None, calls))
@@ -203,6 +205,10 @@ def test_a_failing_run_loses_nothing_and_the_grid_resumes(monkeypatch, tmp_path)
     with pytest.raises(ValueError, match="resume: the previous experiment ran with time_limit = 0.05, this call has "
                                          "time_limit = 0.1"):
         run_experiment(**{**GRID, "time_limit": 0.1}, seeds=(0,), resume=first)
+    other = dataclasses.replace(first, settings={**first.settings, "digests": {
+        key: "another machine's" for key in first.settings["digests"]}})
+    with pytest.raises(ValueError, match=r"resume: data set \('randn', 8, 12, 0\) of the previous experiment differs"):
+        run_experiment(**GRID, seeds=(0,), resume=other)
 
 
 class _DyingPool(Executor):
