@@ -146,6 +146,8 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     check_stiefel(X, "X0")
     problem.check_point(X, "X0")
     h = problem.h
+    if n < 2:
+        raise ValueError(f"obcd needs n >= 2 rows to form a block of rows, got X0 of shape {X.shape}")
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 2 <= k <= n:
         raise ValueError(f"k must be an integer with 2 <= k <= n = {n}, got k = {k!r}")
     alpha = check_nonnegative(alpha, "alpha", strict=True)

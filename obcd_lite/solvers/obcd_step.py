@@ -140,6 +140,8 @@ def obcd_step(problem, X0, *, max_iter: int | None = None, time_limit: float | N
         raise UnsupportedProblemError(f"obcd_step handles smooth f only (h = 0), got h = {problem.h!r}: a proximal "
                                       "step on O(k) has no closed form (see the module docstring)")
     problem.check_point(X, "X0")
+    if n < 2:
+        raise ValueError(f"obcd_step needs n >= 2 rows to form a block of rows, got X0 of shape {X.shape}")
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 2 <= k <= n:
         raise ValueError(f"k must be an integer with 2 <= k <= n = {n}, got k = {k!r}")
     if working_set not in WORKING_SET_RULES:
