@@ -207,7 +207,12 @@ def _semismooth_newton(X, B, t, h, Lam, tol, max_inner, vech, out_of_time=None) 
         reg = 0.2 * max(min(res, 0.1), 1e-11)
         J = vech.newton_matrix(X, h.prox_jacobian(XL, t), t)
         J[np.diag_indices_from(J)] += reg
-        d = vech.to_matrix(np.linalg.solve(J, -R[vech.rows, vech.cols]))
+        try:
+            d = vech.to_matrix(np.linalg.solve(J, -R[vech.rows, vech.cols]))
+        except np.linalg.LinAlgError:  # J ~ 4t (...) dwarfs its regularization 0.2 min(||R||, 0.1)
+            raise ValueError(f"manpg: the semismooth Newton system is singular to rounding at the step t = {t:.3e} "
+                             f"with h = {h!r}: the penalty and the curvature L_f ~ 1/t of the data are too many orders "
+                             "of magnitude apart; rescale C or lam, or pass a smaller step") from None
         XD = 2.0 * t * (X @ d)
         s = 1.0
         while True:
