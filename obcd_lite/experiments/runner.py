@@ -76,8 +76,7 @@ class Experiment:
     histories : the solvers' history rows, long format, with the run's identifying columns.
     points : run -> the returned X.
     datasets : (name, m, n, seed) -> the :class:`~obcd_lite.data.Dataset` used (empty once saved).
-    settings : the budget (``time_limit``, ``max_iter``, ``options``) and the data sets' digests,
-        which ``run_experiment(resume=...)`` checks.
+    settings : the budget (``time_limit``, ``max_iter``, ``options``) and the data digests (for ``resume``).
     """
 
     records: pd.DataFrame
