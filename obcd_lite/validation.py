@@ -2,7 +2,10 @@
 
 Every check raises ``ValueError`` or ``TypeError`` whose message names the
 offending argument and value, so that bad input never yields a silent wrong
-answer.
+answer: real matrices only (complex, boolean and text input refused, never cast),
+data matrices copied on input and inside :data:`DATA_SCALE_RANGE`, points on
+St(n, r), problems with F, grad and a Penalty h, seeds numpy accepts. The
+property test ``tests/test_validation.py`` holds the public API to this promise.
 """
 from __future__ import annotations
 
@@ -85,8 +88,8 @@ def as_data(value, name: str, shape: tuple | None = None) -> np.ndarray:
 def check_symmetric(C: np.ndarray, name: str = "C", rtol: float = 1e-10) -> None:
     """Raise unless ``C`` is square and symmetric (to ``rtol`` relative).
 
-    Relative to ||C||_F, computed on C / max|C_ij| so that it cannot overflow (||C - C^T||_F of entries above ~1e154
-    would be inf, and inf > rtol inf is False)."""
+    Relative to ||C||_F, computed on C / max|C_ij| so that it cannot overflow (||C - C^T||_F of
+    entries above ~1e154 would be inf, and inf > rtol inf is False)."""
     if C.shape[0] != C.shape[1]:
         raise ValueError(f"{name} must be square, got shape {C.shape}")
     largest = float(np.max(np.abs(C))) if C.size else 0.0
