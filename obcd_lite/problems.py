@@ -19,7 +19,7 @@ import numpy as np
 
 from .block_arithmetic import block_2x2, norm_sym_2x2, step_2x2
 from .penalties import NonNeg, Penalty, Zero
-from .validation import as_matrix, check_symmetric
+from .validation import as_data, as_rng, check_symmetric
 
 
 class QuadraticProblem:
@@ -38,13 +38,15 @@ class QuadraticProblem:
     lipschitz_is_bound = True
 
     def __init__(self, C, D=None, L=None, h: Penalty | None = None, const: float = 0.0):
-        self.C = as_matrix(C, "C")
+        # Private C-ordered copies (validation.as_data): changing the caller's arrays afterwards changes
+        # nothing, and every engine reads the same bits whatever the caller's layout.
+        self.C = as_data(C, "C")
         check_symmetric(self.C, "C")
         self.n = self.C.shape[0]
-        self.D = None if D is None else as_matrix(D, "D")
+        self.D = None if D is None else as_data(D, "D")
         if self.D is not None:
             check_symmetric(self.D, "D")
-        self.L = None if L is None else as_matrix(L, "L", (self.n, None))
+        self.L = None if L is None else as_data(L, "L", (self.n, None))
         r_sizes = {m.shape[1] for m in (self.D, self.L) if m is not None}
         if self.D is not None and self.L is not None and len(r_sizes) > 1:
             raise ValueError(f"D is {self.D.shape} but L is {self.L.shape}: their r must agree")
@@ -52,9 +54,9 @@ class QuadraticProblem:
         self.h = Zero() if h is None else h
         if not isinstance(self.h, Penalty):
             raise TypeError(f"h must be a Penalty, got {type(self.h).__name__}")
-        # C-ordered copies (no copy when already so) for the compiled k = 2 arithmetic; D = I is (0, 0)
-        self._C = _c_order(self.C)
-        self._D = np.empty((0, 0)) if self.D is None else _c_order(self.D)
+        # The compiled k = 2 arithmetic reads C and D (already C-ordered copies); D = I is (0, 0)
+        self._C = self.C
+        self._D = np.empty((0, 0)) if self.D is None else self.D
         self.const = float(const)
         if not np.isfinite(self.const):
             raise ValueError(f"const must be finite, got const = {const!r}")
@@ -190,7 +192,7 @@ def sparse_pca(C, h: Penalty | None = None, *, scale: float = 1.0) -> QuadraticP
         tables mix them (l0 fits 1.0, l1 fits 0.5: ``experiments.paper_tables.matching_scale``
         recomputes a table entry); ``experiments.paper_tables.convert_lam`` moves lam between them.
     """
-    C = as_matrix(C, "C")
+    C = as_data(C, "C")
     check_symmetric(C, "C")
     if scale not in SPCA_SCALES:
         raise ValueError(f"scale must be 1.0 (-tr(X^T C X)) or 0.5 (-1/2 tr(X^T C X)), got scale = {scale!r}")
@@ -199,14 +201,14 @@ def sparse_pca(C, h: Penalty | None = None, *, scale: float = 1.0) -> QuadraticP
 
 def nonneg_pca(C) -> QuadraticProblem:
     """Nonnegative PCA: F(X) = -1/2 tr(X^T C X) subject to X >= 0 (Appendix E.1)."""
-    C = as_matrix(C, "C")
+    C = as_data(C, "C")
     check_symmetric(C, "C")
     return QuadraticProblem(-C, h=NonNeg())
 
 
 def procrustes(T, h: Penalty | None = None) -> QuadraticProblem:
     """F(X) = ||X - T||_F^2 + h(X) = tr(X^T X) - 2 <X, T> + ||T||_F^2 + h(X)."""
-    T = as_matrix(T, "T")
+    T = as_data(T, "T")
     return QuadraticProblem(2.0 * np.eye(T.shape[0]), L=-2.0 * T, h=h, const=float(np.sum(T * T)))
 
 
@@ -214,7 +216,7 @@ def randn_covariance(m: int = 500, n: int = 1000, rng=None) -> np.ndarray:
     """The paper's "randn" data: A (m x n) Gaussian scaled to ||A||_F = 1, C = A^T A."""
     if int(m) != m or int(n) != n or m < 1 or n < 1:
         raise ValueError(f"m and n must be positive integers, got m = {m!r}, n = {n!r}")
-    rng = np.random.default_rng(rng)
+    rng = as_rng(rng)
     A = rng.standard_normal((int(m), int(n)))
     A /= np.linalg.norm(A)
     return A.T @ A

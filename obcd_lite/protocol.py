@@ -97,12 +97,3 @@ def is_quadratic(problem) -> bool:
     """Whether ``problem`` carries the quadratic structure (:class:`QuadraticStructure`): the exact Q of
     eq. (9), the O(nrk) gradient update and the compiled engines apply to it."""
     return isinstance(problem, QuadraticStructure)
-
-
-def check_problem(problem, solver: str) -> None:
-    """Raise TypeError naming ``solver`` unless ``problem`` conforms to :class:`Problem`."""
-    if not isinstance(problem, Problem):
-        missing = [name for name in ("n", "r", "h", "lipschitz_is_bound", "f", "grad", "f_from_grad", "F",
-                                     "lipschitz", "check_point") if not hasattr(problem, name)]
-        raise TypeError(f"{solver}: the problem ({type(problem).__name__}) does not follow obcd_lite.protocol."
-                        f"Problem; missing: {', '.join(missing)} (wrap f and grad in obcd_lite.SmoothProblem)")

@@ -3,8 +3,14 @@
 Every solver of :mod:`obcd_lite.solvers` returns a :class:`Result` and records its history with a
 :class:`Recorder`, so the runs of different methods are timed, logged and stopped the same way:
 
-* the clock starts when the recorder is made (after input checks, before the first iteration) and
-  excludes the recorder's own logging (feasibility and sparsity of X are O(nr^2) to compute);
+* the clock starts when the recorder is made (after the input checks, before the method's setup:
+  L_f, factorizations, the first gradient) and ``seconds`` excludes the recorder's own logging
+  (feasibility and sparsity of X are O(nr^2) to compute);
+* ``time_limit`` bounds the wall time of the run, setup and logging included: the clock is read after
+  the setup (a setup that used the whole budget stops the run at iteration 0, "time_limit"), after
+  every iteration and inside the loops that can take long (line searches, Newton steps); a solver
+  whose setup cannot be interrupted predicts it and raises before starting when it alone would
+  exceed the budget (SOC's O(n^3) eigendecomposition);
 * a history row is written at iteration 0, every ``log_every`` iterations and at the end;
 * the run stops at ``max_iter``, at ``time_limit`` seconds, when the callback returns True, or for
   a solver-specific reason (a stationarity tolerance, a step size below its floor);
@@ -21,6 +27,10 @@ import numpy as np
 from .penalties import count_nonzeros
 from .stiefel import feasibility
 from .validation import check_nonnegative
+
+#: The clock of every run (a module attribute, so that tests can replace it by a fake clock and check
+#: where the solvers read it, without asserting any wall time).
+clock = time.perf_counter
 
 #: The history columns every solver records.
 HISTORY_COLUMNS = ("iteration", "seconds", "F", "feasibility", "nnz")
@@ -148,7 +158,7 @@ class Recorder:
         self.callback = callback
         self.history: dict[str, list] = {key: [] for key in (*HISTORY_COLUMNS, *columns)}
         self._overhead = 0.0
-        self._start = time.perf_counter()
+        self._start = clock()
 
     def elapsed(self) -> float:
         """Seconds since the start, without the time spent logging.
@@ -158,17 +168,19 @@ class Recorder:
         float
             The seconds.
         """
-        return time.perf_counter() - self._start - self._overhead
+        return clock() - self._start - self._overhead
 
     def out_of_time(self) -> bool:
-        """Whether the time limit is set and the measured time has reached it.
+        """Whether the time limit is set and the wall time since the start has reached it.
+
+        Logging is included: the budget is the caller's wall time.
 
         Returns
         -------
         bool
             True when the run must stop.
         """
-        return self.time_limit is not None and self.elapsed() >= self.time_limit
+        return self.time_limit is not None and clock() - self._start >= self.time_limit
 
     def log(self, iteration: int, X: np.ndarray, F: float, **extra) -> None:
         """Append a history row (its cost is not counted in ``seconds``).
@@ -184,12 +196,12 @@ class Recorder:
         **extra
             Values of the solver's own ``columns``.
         """
-        begin = time.perf_counter()
+        begin = clock()
         row = {"iteration": iteration, "seconds": begin - self._start - self._overhead, "F": float(F),
                "feasibility": feasibility(X), "nnz": count_nonzeros(X), **extra}
         for key, values in self.history.items():
             values.append(row.get(key, np.nan))
-        self._overhead += time.perf_counter() - begin
+        self._overhead += clock() - begin
 
     def after_step(self, iteration: int, X: np.ndarray, F: float, F_before: float = np.nan,
                    B=None, V=None, **info) -> str | None:

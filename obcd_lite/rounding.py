@@ -47,10 +47,28 @@ def zero_mask(X, zero_tol: float | None = None) -> np.ndarray:
     """
     X = np.asarray(X, dtype=float)
     if zero_tol is None:
-        level = ZERO_ULPS * EPS * np.sqrt((X * X).sum(axis=0))
+        level = ZERO_ULPS * EPS * column_norms(X)
     else:
         level = check_nonnegative(zero_tol, "zero_tol")
     return np.abs(X) <= level
+
+
+def column_norms(X: np.ndarray) -> np.ndarray:
+    """||X[:, j]||_2 of each column without overflow or underflow: sqrt(sum x^2) of entries above
+    ~1e154 is inf (and the zero rule would call every entry zero), of entries below ~1e-162 is 0.
+    Such columns (only) are scaled by their largest |entry| first (``numpy.linalg.norm`` does not)."""
+    X = np.asarray(X, dtype=float)
+    if X.ndim < 2:
+        X = X.reshape(-1, 1)
+    with np.errstate(over="ignore", under="ignore"):
+        norms = np.sqrt((X * X).sum(axis=0))
+    # inf from an overflow (finite entries), or 0 / subnormal from an underflow of nonzero entries
+    suspect = (np.isinf(norms) | (norms < 1e-150)) & np.isfinite(X).all(axis=0) & X.any(axis=0)
+    if suspect.any():
+        largest = np.max(np.abs(X), axis=0)
+        safe = np.where(suspect, largest, 1.0)
+        norms = np.where(suspect, safe * np.sqrt(((X / safe) ** 2).sum(axis=0)), norms)
+    return norms
 
 
 def snap_point(X, zero_tol: float | None = None) -> np.ndarray:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .rounding import snap_point
-from .validation import as_matrix, check_stiefel
+from .validation import as_matrix, as_rng, check_stiefel
 
 
 #: The two circles of O(2) (Lemma 2.5), in the order the solvers index them (0: rot, 1: ref).
@@ -160,7 +160,7 @@ def random_stiefel(n: int, r: int, rng: np.random.Generator | int | None = None)
         (n, r) with orthonormal columns.
     """
     n, r = _check_sizes(n, r)
-    rng = np.random.default_rng(rng)
+    rng = as_rng(rng)
     Q, R = np.linalg.qr(rng.standard_normal((n, r)))
     return Q * np.where(np.diag(R) < 0, -1.0, 1.0)
 
@@ -203,7 +203,7 @@ def feasibility(X: np.ndarray) -> float:
     float
         The distance.
     """
-    X = np.asarray(X, dtype=float)
+    X = as_matrix(X, "X", finite=False)
     return float(np.linalg.norm(X.T @ X - np.eye(X.shape[1])))
 
 
@@ -220,7 +220,7 @@ def polar(M: np.ndarray) -> np.ndarray:
     numpy.ndarray
         (n, r).
     """
-    U, _, Vt = np.linalg.svd(np.asarray(M, dtype=float), full_matrices=False)
+    U, _, Vt = np.linalg.svd(as_matrix(M, "M"), full_matrices=False)
     return U @ Vt
 
 

@@ -29,3 +29,31 @@ def built_site(tmp_path_factory) -> Path:
     if done.returncode:
         pytest.fail(f"the site build failed:\n{done.stdout}\n{done.stderr}", pytrace=False)
     return out
+
+
+class FakeClock:
+    """A clock for budget tests (``obcd_lite.results.clock``): it stands still unless advanced, or moves
+    ``tick`` seconds at every read. Tests assert where the clock is read and why a run stopped,
+    never a wall time."""
+
+    def __init__(self, tick: float = 0.0):
+        self.now, self.tick, self.reads = 0.0, tick, 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        value = self.now
+        self.now += self.tick
+        return value
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def fake_clock(monkeypatch):
+    """Replace the solvers' clock by a :class:`FakeClock` (standing still; set ``tick`` to move it)."""
+    import obcd_lite.results
+
+    clock = FakeClock()
+    monkeypatch.setattr(obcd_lite.results, "clock", clock)
+    return clock

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..validation import as_matrix, as_rng
+
 #: Registered names, in the order the widgets list them.
 DATASET_NAMES = ("randn", "spiked", "digits", "breast_cancer")
 
@@ -82,7 +84,7 @@ def load_dataset(name: str, *, m: int | None = None, n: int | None = None, rng=0
     """
     if name not in _LOADERS:
         raise ValueError(f"unknown data set {name!r}; valid names: {', '.join(DATASET_NAMES)}")
-    rng = np.random.default_rng(rng)
+    rng = as_rng(rng)
     m = _check_size(m, "m")
     n = _check_size(n, "n")
     loader, defaults = _LOADERS[name]
@@ -91,6 +93,9 @@ def load_dataset(name: str, *, m: int | None = None, n: int | None = None, rng=0
     if unknown:
         raise TypeError(f"load_dataset({name!r}) got unknown options {sorted(unknown)}; valid: {sorted(settings)}")
     settings.update(options)
+    for flag in ("center", "standardize"):  # bool("no") is True: only a real bool is taken
+        if not isinstance(settings[flag], (bool, np.bool_)):
+            raise TypeError(f"{flag} must be True or False, got {flag} = {settings[flag]!r}")
     A, metadata = loader(m=m, n=n, rng=rng, **{k: v for k, v in settings.items()
                                                if k not in ("center", "standardize")})
     A = _preprocess(A, bool(settings["center"]), bool(settings["standardize"]))
@@ -141,15 +146,20 @@ def _spiked(*, m, n, rng, spikes, support_size, strengths):
     n = 50 if n is None else n
     m = 2 * n if m is None else m
     # Defaults shrink with n (the explorer's smallest n is 2): 2 spikes of up to 5 features.
-    spikes = min(2, n) if spikes is None else int(spikes)
-    support_size = max(1, min(5, n // max(spikes, 1))) if support_size is None else int(support_size)
-    strengths = np.asarray(strengths, dtype=float)
+    spikes = min(2, n) if spikes is None else spikes
+    support_size = max(1, min(5, n // max(spikes, 1))) if support_size is None else support_size
+    for name, value in (("spikes", spikes), ("support_size", support_size)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise ValueError(f"{name} must be a positive integer, got {name} = {value!r}")
+    strengths = as_matrix(np.atleast_1d(strengths).reshape(1, -1), "strengths", finite=False)[0]
+    if strengths.size == 0:
+        raise ValueError("strengths must be one positive number or one per spike, got none")
     strengths = strengths[:spikes] if strengths.size >= spikes else np.broadcast_to(strengths, (spikes,))
     if spikes < 1 or support_size < 1 or spikes * support_size > n:
         raise ValueError(f"need spikes * support_size <= n with both >= 1, got spikes = {spikes}, "
                          f"support_size = {support_size}, n = {n}")
-    if np.any(strengths <= 0):
-        raise ValueError(f"strengths must be > 0, got {strengths.tolist()}")
+    if not np.all(np.isfinite(strengths) & (strengths > 0)):  # NaN > 0 is False, so NaN passed "<= 0"
+        raise ValueError(f"strengths must be finite and > 0, got strengths = {strengths.tolist()}")
     rows = rng.permutation(n)[: spikes * support_size].reshape(spikes, support_size)
     support = tuple(np.sort(s) for s in rows)
     V = np.zeros((n, spikes))

@@ -15,6 +15,10 @@ submits more than that:
   setting, so their times would not be comparable.
 * any other executor: at most :func:`available_cores` runs in flight (the rule of this machine).
 
+:func:`settled` reports each run's result or exception and goes on (the runner records a failed run
+as a row and keeps the others; a killed pool worker fails the runs in flight and those not yet
+submitted, with ``BrokenProcessPool``); :func:`completed` raises at the first failure.
+
 Dask is the scheduler; this module only counts slots and keeps the number of pending futures
 within them.
 """
@@ -22,7 +26,7 @@ from __future__ import annotations
 
 import os
 import socket
-from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from typing import Callable, Iterable, Iterator
 
 from ..threads import blas_threads, one_blas_thread
@@ -101,23 +105,53 @@ def concurrent_runs(executor: Executor) -> int:
     return cores
 
 
-def completed(executor: Executor, function: Callable, items: Iterable, slots: int) -> Iterator:
-    """``function(item)`` for every item on ``executor``, yielded as each finishes (any order), with
-    never more than ``slots`` submitted and unfinished. A failing run raises here; the runs still in
-    flight are cancelled where the executor can."""
-    pending: set = set()
+def settled(executor: Executor, function: Callable, items: Iterable, slots: int) -> Iterator[tuple]:
+    """``(item, result, None)`` or ``(item, None, exception)`` for every item run on ``executor``, as
+    each finishes (any order), with never more than ``slots`` submitted and unfinished. A failing run
+    is reported and the others go on; when the executor breaks (a killed pool worker:
+    ``BrokenProcessPool``), every run in flight or not yet submitted is reported with that error."""
+    pending: dict = {}
     items = iter(items)
+    broken = None
     try:
         while True:
             for item in items:
-                pending.add(executor.submit(function, item))
+                if broken is not None:
+                    yield item, None, broken
+                    continue
+                try:
+                    pending[executor.submit(function, item)] = item
+                except BrokenExecutor as exc:
+                    broken = exc
+                    yield item, None, exc
+                    continue
                 if len(pending) >= slots:
                     break
             if not pending:
                 return
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                yield future.result()
+                item = pending.pop(future)
+                try:
+                    yield item, future.result(), None
+                except Exception as exc:  # noqa: BLE001 (reported to the caller as the run's error)
+                    if isinstance(exc, BrokenExecutor):
+                        broken = exc
+                    yield item, None, exc
     finally:
         for future in pending:
             future.cancel()
+
+
+def completed(executor: Executor, function: Callable, items: Iterable, slots: int) -> Iterator:
+    """``function(item)`` for every item on ``executor``, yielded as each finishes (any order), with
+    never more than ``slots`` submitted and unfinished (:func:`settled`). A failing run raises here;
+    the runs still in flight are cancelled where the executor can."""
+    outcomes = settled(executor, function, items, slots)
+    try:
+        for _, result, error in outcomes:
+            if error is not None:
+                raise error
+            yield result
+    finally:
+        outcomes.close()  # cancels the runs in flight now, not when the traceback is collected

@@ -18,9 +18,13 @@ iterations the records and histories are those of a serial run except the second
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import itertools
+import os
+import pickle
+import time
 import uuid
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -36,7 +40,7 @@ from ..solvers import SOLVERS, get_solver
 from ..stiefel import feasibility, identity_init, random_stiefel
 from ..validation import UnsupportedProblemError, check_nonnegative
 from .metrics import NNZ_TOL, adjusted_explained_variance, sparsity
-from .parallel import completed, concurrent_runs
+from .parallel import concurrent_runs, settled
 
 #: Problem names: l0-SPCA, l1-SPCA (Section 1.1) and nonnegative PCA (Appendix E.1).
 PROBLEMS = ("l0", "l1", "nonneg")
@@ -53,6 +57,11 @@ WARM_START_SHARE = 0.5
 #: Nonnegative PCA is also scored by f(X) + 1000 ||min(0, X)||_F (Appendix E, "surrogate").
 NONNEG_SURROGATE_WEIGHT = 1000.0
 
+#: The stop reason of a run that raised (its error column holds the exception) or whose worker died.
+FAILED = "failed"
+#: Seconds between two writes of ``run_experiment(checkpoint=...)`` (and one at the end).
+CHECKPOINT_EVERY = 10.0
+
 #: The columns of the table :func:`run_experiment` returns, one row per run.
 RECORD_COLUMNS = ("run", "method", "problem", "dataset", "m", "n", "r", "lam", "scale", "seed", "start", "F",
                   "feasibility", "nnz", "density", "explained_variance", "negativity", "surrogate", "seconds",
@@ -66,13 +75,31 @@ class Experiment:
     records : one row per run (columns :data:`RECORD_COLUMNS`).
     histories : the solvers' history rows, long format, with the run's identifying columns.
     points : run -> the returned X.
-    datasets : (name, m, n, seed) -> the :class:`~obcd_lite.data.Dataset` used.
+    datasets : (name, m, n, seed) -> the :class:`~obcd_lite.data.Dataset` used (empty once saved).
+    settings : the budget (``time_limit``, ``max_iter``, ``options``) and the data digests (for ``resume``).
     """
 
     records: pd.DataFrame
     histories: pd.DataFrame
     points: dict = field(default_factory=dict, repr=False)
     datasets: dict = field(default_factory=dict, repr=False)
+    settings: dict = field(default_factory=dict, repr=False)
+
+    def save(self, path) -> None:
+        """Write the experiment to ``path`` (a pickle; :func:`load_experiment` reads it back) without
+        the data sets, which can be large (a 5000 x 5000 C) and are rebuilt from their seeds by
+        :func:`~obcd_lite.data.load_dataset` (their digests stay in ``settings`` for ``resume``)."""
+        with open(path, "wb") as file:
+            pickle.dump(dataclasses.replace(self, datasets={}), file)
+
+
+def load_experiment(path) -> Experiment:
+    """An :class:`Experiment` written by :meth:`Experiment.save` (or by ``run_experiment(checkpoint=...)``)."""
+    with open(path, "rb") as file:
+        experiment = pickle.load(file)
+    if not isinstance(experiment, Experiment):
+        raise TypeError(f"{path!r} holds a {type(experiment).__name__}, not an Experiment")
+    return experiment
 
 
 def build_problem(problem: str, C, lam: float = 0.0, scale: float | None = None) -> QuadraticProblem:
@@ -137,7 +164,8 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
                    m: int | None = None, methods=("obcd",), starts=("random",), seeds=(0,),
                    time_limit: float = 1.0, max_iter: int = DEFAULT_MAX_ITER, scale=None,
                    options: dict | None = None, progress: bool | None = None,
-                   on_unsupported: str = "record", executor: Executor | None = None) -> Experiment:
+                   on_unsupported: str = "record", executor: Executor | None = None, resume=None,
+                   checkpoint=None) -> Experiment:
     """Run every combination and collect records and histories.
 
     Parameters
@@ -162,6 +190,16 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
         ``dask.distributed.Client(...).get_executor()`` with one thread per worker and no more
         worker threads per host than cores (:func:`.parallel.concurrent_runs` checks and counts;
         at most that many runs are in flight).
+    resume : a previous :class:`Experiment` (or the path of one saved by :meth:`Experiment.save` or
+        ``checkpoint``) of the same ``time_limit``, ``max_iter`` and ``options``: its finished runs
+        (every row but the failed ones) are taken over, renumbered in this grid, with their histories
+        and points; only the others run. The grid may grow (more seeds, lams, methods).
+    checkpoint : a path: the experiment so far is written there (:meth:`Experiment.save`) every
+        :data:`CHECKPOINT_EVERY` seconds and at the end, so that a grid killed midway resumes from it.
+
+    A run that raises (or whose pool worker dies) does not stop the grid: its row has stop_reason
+    :data:`FAILED` and the exception in ``error`` (method, data set and seed are in its row), and
+    every other run is kept; ``resume=`` redoes the failed runs only.
     """
     problems = _check_names(problems, PROBLEMS, "problem")
     datasets = _check_names(datasets, DATASET_NAMES, "data set")
@@ -171,7 +209,12 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
         raise ValueError(f"no methods given; valid: {', '.join(SOLVERS)}")
     stages = {method: parse_method(method) for method in methods}
     lams = tuple(check_nonnegative(lam, "lam") for lam in _as_tuple(lams))
+    if not lams and set(problems) != {"nonneg"}:
+        raise ValueError(f"lams = () leaves the problems {[p for p in problems if p != 'nonneg']} without a run; "
+                         "give at least one lam >= 0")
     seeds = _as_tuple(seeds)
+    if not seeds:
+        raise ValueError("seeds = () gives no run; give at least one integer seed")
     for seed in seeds:
         if isinstance(seed, bool) or int(seed) != seed:
             raise ValueError(f"seeds must be integers, got {seed!r}")
@@ -186,6 +229,7 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
     if unknown:
         raise ValueError(f"options given for methods not in the run: {sorted(unknown)}")
     slots = None if executor is None else concurrent_runs(executor)
+    budget = dict(time_limit=time_limit, max_iter=int(max_iter), options=repr(sorted(options.items())))
 
     data, digests = {}, {}
     for name, seed in itertools.product(datasets, seeds):
@@ -195,37 +239,108 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
             raise ValueError(f"r = {r} > n = {ds.n} (data set {name!r}): St(n, r) needs r <= n")
         digests[key] = _digest(ds)
 
-    # Here first: compiles and writes the numba cache once, so workers only load it.
-    for p in problems:
-        _warm_up({s for st in stages.values() for s in st}, (p,), scales[p], options)
+    settings = {**budget, "digests": digests}
+    reusable = _reusable(resume, budget, digests)
     grid = [(p, name, lam, seed, start, method)
             for p in problems for name in datasets for lam in (lams if p != "nonneg" else (np.nan,))
             for seed in seeds for start in starts for method in methods]
     specs, call = [], uuid.uuid4().hex
+    records, histories, points = {}, {}, {}
     for run, (p, name, lam, seed, start, method) in enumerate(grid):
         key = (name, m, n, int(seed))
         ident = dict(run=run, method=method, problem=p, dataset=name, m=data[key].m, n=data[key].n, r=int(r),
                      lam=lam, scale=0.5 if p == "nonneg" else (1.0 if scales[p] is None else scales[p]),
                      seed=int(seed), start=start)
+        if _identity(ident) in reusable:  # finished in the resumed experiment: taken over, not redone
+            record, history, X = reusable[_identity(ident)]
+            records[run] = {**record, "run": run}
+            if history is not None:
+                histories[run], points[run] = history.assign(run=run), X
+            continue
         specs.append(_Run(ident, call, key, digests[key], scales[p], stages[method], time_limit, max_iter,
                           {s: options[s] for s in stages[method] if s in options}, on_unsupported))
+    # Here first, on problems shaped like the runs': compiles and writes the numba cache once, so
+    # workers only load it.
+    for spec in specs:
+        _warm_up(set(spec.stages), (spec.ident["problem"],), spec.scale, spec.options,
+                 (spec.ident["n"], spec.ident["r"]))
     if executor is None:
-        results = (_execute(spec, data[spec.data_key]) for spec in specs)
+        outcomes = ((spec, _execute(spec, data[spec.data_key]), None) for spec in specs)
     else:
-        results = completed(executor, _execute, specs, slots)
+        outcomes = settled(executor, _execute, specs, slots)
     from tqdm.auto import tqdm
 
-    records, histories, points = {}, {}, {}
+    def experiment() -> Experiment:
+        return _assemble(records, histories, points, data, settings)
+
+    written = time.monotonic()
     with tqdm(total=len(specs), delay=1.0, disable=progress is False, desc="runs", leave=False) as bar:
-        for run, record, history, X in results:  # in the order they finish
+        for spec, outcome, error in outcomes:  # in the order they finish
+            if error is not None:  # raised in the executor (a dead worker), not in the run
+                if isinstance(error, UnsupportedProblemError) and spec.on_unsupported == "raise":
+                    raise error
+                outcome = spec.ident["run"], _failure(spec.ident, error), None, None
+            run, record, history, X = outcome
             records[run] = record
             if history is not None:
                 histories[run], points[run] = history, X
             bar.update()
+            if checkpoint is not None and time.monotonic() - written >= CHECKPOINT_EVERY:
+                _write(experiment(), checkpoint)
+                written = time.monotonic()
+    result = experiment()
+    if checkpoint is not None:
+        _write(result, checkpoint)
+    return result
+
+
+#: The columns that identify a run across calls (for ``resume``).
+IDENTITY = ("method", "problem", "dataset", "m", "n", "r", "lam", "scale", "seed", "start")
+
+
+def _identity(row: dict) -> tuple:
+    return tuple("nan" if isinstance(row[k], float) and np.isnan(row[k]) else row[k] for k in IDENTITY)
+
+
+def _reusable(resume, budget: dict, digests: dict) -> dict:
+    """identity -> (record, history or None, X or None) of the finished runs of ``resume``."""
+    if resume is None:
+        return {}
+    if not isinstance(resume, Experiment):
+        resume = load_experiment(resume)
+    differ = [key for key in budget if resume.settings.get(key) != budget[key]]
+    if differ:
+        raise ValueError("resume: the previous experiment ran with " + ", ".join(
+            f"{key} = {resume.settings.get(key)!r}" for key in differ) + ", this call has " + ", ".join(
+            f"{key} = {budget[key]!r}" for key in differ) + "; a resumed grid keeps its budget and options")
+    for key, digest in resume.settings.get("digests", {}).items():
+        if key in digests and digest != digests[key]:
+            raise ValueError(f"resume: data set {key} of the previous experiment differs from this one's "
+                             "(another machine rounds A^T A differently); rerun it instead")
+    runs = dict(tuple(resume.histories.groupby("run"))) if len(resume.histories) else {}
+    return {_identity(record): (record, runs.get(record["run"]), resume.points.get(record["run"]))
+            for record in resume.records.to_dict("records") if record["stop_reason"] != FAILED}
+
+
+def _failure(ident: dict, error: BaseException) -> dict:
+    """The record of a run that raised: its identity, the error, no values."""
+    return {**ident, "F": np.nan, "seconds": np.nan, "iterations": 0, "stop_reason": FAILED,
+            "error": f"{type(error).__name__}: {error}"}
+
+
+def _assemble(records: dict, histories: dict, points: dict, data: dict, settings: dict) -> Experiment:
     history_frame = (pd.concat([histories[run] for run in sorted(histories)], ignore_index=True) if histories
                      else pd.DataFrame(columns=["run", "iteration", "seconds", "F", "feasibility", "nnz"]))
     return Experiment(records=pd.DataFrame([records[run] for run in sorted(records)], columns=list(RECORD_COLUMNS)),
-                      histories=history_frame, points=dict(sorted(points.items())), datasets=data)
+                      histories=history_frame, points=dict(sorted(points.items())), datasets=data,
+                      settings=dict(settings))
+
+
+def _write(experiment: Experiment, path) -> None:
+    """Save atomically: a run killed while writing leaves the previous checkpoint intact."""
+    partial = f"{path}.partial"
+    experiment.save(partial)
+    os.replace(partial, path)
 
 
 def _check_scales(scale, problems) -> dict:
@@ -281,32 +396,43 @@ def _execute(spec: _Run, ds: Dataset | None = None) -> tuple:
                                "(another CPU or BLAS rounds A^T A differently); run where the data match")
     ident = spec.ident
     p, lam, seed = ident["problem"], ident["lam"], ident["seed"]
-    _warm_up(set(spec.stages), (p,), spec.scale, spec.options)
-    problem = build_problem(p, ds.C, 0.0 if np.isnan(lam) else lam, spec.scale)
-    X0 = start_point(ident["start"], ds.n, ident["r"], p, rng=seed)
-    row, history, X = _run_one(problem, X0, spec.stages, ds, seed, spec.time_limit, spec.max_iter, spec.options,
-                               spec.on_unsupported)
+    try:
+        _warm_up(set(spec.stages), (p,), spec.scale, spec.options, (ds.n, ident["r"]))
+        problem = build_problem(p, ds.C, 0.0 if np.isnan(lam) else lam, spec.scale)
+        X0 = start_point(ident["start"], ds.n, ident["r"], p, rng=seed)
+        row, history, X = _run_one(problem, X0, spec.stages, ds, seed, spec.time_limit, spec.max_iter,
+                                   spec.options, spec.on_unsupported)
+    except UnsupportedProblemError:
+        raise  # only with on_unsupported="raise" (_run_one records it otherwise)
+    except Exception as exc:  # noqa: BLE001 (a failing run is recorded; the grid goes on)
+        return ident["run"], _failure(ident, exc), None, None
     if p == "nonneg" and X is not None:  # the paper's score for (possibly) infeasible methods
         row["surrogate"] = problem.f(X) + NONNEG_SURROGATE_WEIGHT * row["negativity"]
     return ident["run"], {**ident, **row}, None if history is None else history.assign(**ident), X
 
 
-#: (solver, problem, scale, options) already warmed up in this process.
+#: (solver, problem, scale, options, shape) already warmed up in this process.
 _WARMED: set = set()
+#: Largest n of a warm-up instance (the runs' own n up to this).
+WARM_UP_N = 64
 
 
-def _warm_up(solvers, problems, scale, options) -> None:
-    """Run each solver a few iterations on a 4 x 2 instance of each problem, so that compiling
-    (numba, first calls) is not charged to the first timed run; once per process and setting."""
-    C = np.diag([4.0, 3.0, 2.0, 1.0]) / 10.0 + 0.01
+def _warm_up(solvers, problems, scale, options, shape: tuple = (4, 2)) -> None:
+    """Run each solver a few iterations on a small instance of each problem shaped like the runs'
+    (n x r with n = min(n, WARM_UP_N): an option such as k = 5 fits it when it fits the runs), so
+    that compiling (numba, first calls) is not charged to the first timed run; once per process and
+    setting. A warm-up that raises is passed over: the timed run reports the error in its row."""
+    n = min(int(shape[0]), WARM_UP_N)
+    r = min(int(shape[1]), n)
+    C = np.diag(np.linspace(0.4, 0.1, n)) + 0.01
     for name, p in itertools.product(sorted(solvers), problems):
-        key = (name, p, scale, repr(options.get(name, {})))
+        key = (name, p, scale, repr(options.get(name, {})), n, r)
         if key in _WARMED:
             continue
         try:
-            get_solver(name)(build_problem(p, C, 0.01, scale), start_point("identity", 4, 2, p), max_iter=3,
+            get_solver(name)(build_problem(p, C, 0.01, scale), start_point("identity", n, r, p), max_iter=3,
                              rng=0, **options.get(name, {}))
-        except UnsupportedProblemError:
+        except Exception:  # noqa: BLE001 (unsupported penalties, options that do not fit: the run says)
             pass
         _WARMED.add(key)
 

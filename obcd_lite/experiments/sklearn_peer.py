@@ -81,7 +81,7 @@ def sparsity_frontier(dataset: Dataset, r: int, *, alphas=(), lams=(), methods=(
     X0 = start_point(start, dataset.n, r, "l1", rng=rng)
     for method in methods:
         stages = parse_method(method)
-        _warm_up(set(stages), ("l1",), None, {})
+        _warm_up(set(stages), ("l1",), None, {}, (dataset.n, r))
         for lam in lams:
             problem = build_problem("l1", dataset.C, lam)
             fields, _, X = _run_one(problem, X0, stages, dataset, int(rng) if np.ndim(rng) == 0 else 0,

@@ -28,7 +28,7 @@ from ..protocol import is_quadratic
 from ..rounding import TIE_TOL, first_maximizer
 from ..subproblem import MAJORIZER_Q, block_data, majorizer_value, solve_2x2_unchecked, solve_kxk
 from ..subproblem.global_3x3 import solve_3x3
-from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
+from ..validation import UnsupportedProblemError, as_matrix, as_rng, check_nonnegative, check_problem, check_stiefel
 
 
 class BlockReport(NamedTuple):
@@ -120,7 +120,7 @@ def sample_blocks(n: int, k: int, sample: int | None, rng=None) -> tuple[list[tu
         return list(itertools.combinations(range(n), k)), False
     if isinstance(sample, bool) or not isinstance(sample, (int, np.integer)) or sample < 1:
         raise ValueError(f"sample must be a positive integer or None, got sample = {sample!r}")
-    rng = np.random.default_rng(rng)
+    rng = as_rng(rng)
     if 2 * sample >= total:  # dense: pick among all
         every = list(itertools.combinations(range(n), k))
         return [every[i] for i in np.sort(rng.choice(total, size=sample, replace=False))], True
@@ -271,9 +271,11 @@ def riemannian_gradient_norm(problem, X) -> float:
     float
         The norm.
     """
+    X = as_matrix(X, "X")
+    check_problem(problem, X, "X", "riemannian_gradient_norm")
     if not problem.h.is_zero:
         raise ValueError(f"riemannian_gradient_norm is for h = Zero(); got h = {problem.h!r} "
                          "(with a nonsmooth h use riemannian_residual)")
-    X = as_matrix(X, "X")
+    check_stiefel(X, "X")  # the formula is the Riemannian gradient only on St(n, r)
     G = problem.grad(X)
     return float(np.linalg.norm(G - X @ G.T @ X))

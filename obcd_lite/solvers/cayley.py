@@ -17,6 +17,11 @@ Wen & Yin's Algorithm 2). For a nonsmooth h the method is a heuristic: the least
 of h (``h.subgradient``) is added to G, and the run stops when the backtracking step falls below
 ``tau_min``. Penalties without a useful subgradient (l0, whose subgradient is 0 almost everywhere,
 and the indicator X >= 0, which a Cayley curve does not keep) are declined.
+
+One safeguard Wen & Yin do not need in exact arithmetic: a trial point that rounding has taken off
+St(n, r) (||Y^T Y - I||_F > 1e-12, seen for tau ||W|| ~ 1e6-1e9 on scaled data) is replaced by its
+polar factor, and a singular I + tau/2 W is a rejected trial; so every accepted point is on St(n, r)
+and the line search compares true values of F there.
 """
 from __future__ import annotations
 
@@ -26,7 +31,9 @@ import numpy as np
 
 from ..threads import one_blas_thread
 from ..results import Recorder, Result, Step, check_budget
-from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
+from ..stiefel import feasibility, polar
+from ..validation import (UnsupportedProblemError, as_matrix, as_rng, check_nonnegative,
+                          check_problem, check_stiefel)
 
 #: max_iter when none is given.
 DEFAULT_MAX_ITER = 500
@@ -85,6 +92,34 @@ def cayley_step(X: np.ndarray, G: np.ndarray, tau: float) -> np.ndarray:
     return X - tau * U @ np.linalg.solve(inner, V.T @ X)
 
 
+#: A trial point farther than this from St(n, r) (||Y^T Y - I||_F) is pulled back by the polar retraction.
+DRIFT_TOL = 1e-12
+
+
+def _trial_point(X: np.ndarray, G: np.ndarray, tau: float) -> np.ndarray | None:
+    """Y(tau) on St(n, r), or None when I + tau/2 W is singular to rounding.
+
+    For a large tau ||W|| (data scaled by 1e6-1e9, where the Barzilai-Borwein steps grow) the low-rank
+    form loses orthogonality (||Y^T Y - I|| up to 22 was seen), and F(Y) can then lie below the
+    global minimum on St(n, r). Such a Y is replaced by its polar factor, so every F the line search
+    compares, and every accepted point, is a true value of F on St(n, r)."""
+    try:
+        Y = cayley_step(X, G, tau)
+    except np.linalg.LinAlgError:
+        return None
+    if not np.all(np.isfinite(Y)):
+        return None
+    return polar(Y) if feasibility(Y) > DRIFT_TOL else Y
+
+
+def _det_cayley(W: np.ndarray, tau: float) -> float:
+    """det Q(tau), NaN where I + tau/2 W is singular to rounding (a huge tau ||W||)."""
+    try:
+        return float(np.linalg.det(cayley_matrix(W, tau)))
+    except np.linalg.LinAlgError:
+        return np.nan
+
+
 @one_blas_thread
 def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None,
                   rng=None, callback: Callable[[Step], bool | None] | None = None, log_every: int = 1,
@@ -117,6 +152,8 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
         ``solver = "cayley"``; history adds ``tau, grad_norm, det_Q`` (NaN where not recorded).
     """
     X = as_matrix(X0, "X0").copy()
+    check_problem(problem, X, "X0", "cayley")
+    as_rng(rng)  # drawn from by no one here, but a bad rng is still an error
     check_stiefel(X, "X0")
     n, r = X.shape
     if subgradient_h is None and not (problem.h.finite and problem.h.subgradient_informative):
@@ -145,6 +182,8 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
     it = 0
     W = G @ X.T - X @ G.T
     rec.log(0, X, F, grad_norm=float(np.linalg.norm(W @ X)))
+    if rec.out_of_time():  # the setup used the whole budget
+        max_iter, stop_reason = 0, "time_limit"
     for it in range(1, max_iter + 1):
         riemannian_norm = float(np.linalg.norm(W @ X))
         if riemannian_norm <= tol:
@@ -153,16 +192,16 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
             break
         decrease = 0.5 * float(np.sum(W * W))
         while True:
-            Y = cayley_step(X, G, tau)
-            F_new = problem.F(Y)
-            if F_new <= F - armijo * tau * decrease or tau < tau_min:
+            Y = _trial_point(X, G, tau)
+            F_new = problem.F(Y) if Y is not None else np.inf
+            if F_new <= F - armijo * tau * decrease or tau < tau_min or rec.out_of_time():
                 break
             tau *= shrink
-        if tau < tau_min:
+        if tau < tau_min or Y is None or not F_new <= F - armijo * tau * decrease:
             it -= 1
-            stop_reason = "tau_min"
+            stop_reason = "tau_min" if tau < tau_min else "time_limit"  # X stays: no unchecked step
             break
-        det_q = float(np.linalg.det(cayley_matrix(W, tau))) if record_det else np.nan
+        det_q = _det_cayley(W, tau) if record_det else np.nan
         G_new = gradient(Y)
         # Barzilai-Borwein step from the Riemannian gradients W X, as in Wen & Yin's Algorithm 2.
         W_new = G_new @ Y.T - Y @ G_new.T

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..penalties import Penalty
 from ..stiefel import feasibility
-from ..validation import STIEFEL_TOL, UnsupportedProblemError, as_matrix, check_stiefel
+from ..validation import STIEFEL_TOL, UnsupportedProblemError, as_matrix, check_problem, check_stiefel
 
 #: The weight of the paper's X >= 0 surrogate f(X) + 1000 ||min(0, X)||_F (Appendix E.1).
 SURROGATE_WEIGHT = 1000.0
@@ -49,9 +49,8 @@ def check_prox_penalty(problem, solver: str) -> None:
     UnsupportedProblemError
         If ``problem.h`` has no ``prox``.
     """
-    h = getattr(problem, "h", None)
-    if not isinstance(h, Penalty):
-        raise TypeError(f"{solver}: problem.h must be a Penalty, got {type(h).__name__}")
+    check_problem(problem, solver=solver)
+    h = problem.h
     if type(h).prox is Penalty.prox:
         raise UnsupportedProblemError(f"{solver} does not handle h = {h!r}: it has no proximal map "
                                       f"(define {type(h).__name__}.prox to use it)")

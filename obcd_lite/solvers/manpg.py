@@ -83,7 +83,8 @@ from ..threads import one_blas_thread
 from ..penalties import Penalty
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import polar
-from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
+from ..validation import (UnsupportedProblemError, as_matrix, as_rng, check_nonnegative, check_problem,
+                          check_stiefel)
 
 #: max_iter when none is given (the reference SPCA demo's ``option.maxiter``).
 DEFAULT_MAX_ITER = 20_000
@@ -213,7 +214,12 @@ def _semismooth_newton(X, B, t, h, Lam, tol, max_inner, vech, out_of_time=None) 
         reg = 0.2 * max(min(res, 0.1), 1e-11)
         J = vech.newton_matrix(X, h.prox_jacobian(XL, t), t)
         J[np.diag_indices_from(J)] += reg
-        d = vech.to_matrix(np.linalg.solve(J, -R[vech.rows, vech.cols]))
+        try:
+            d = vech.to_matrix(np.linalg.solve(J, -R[vech.rows, vech.cols]))
+        except np.linalg.LinAlgError:  # J ~ 4t (...) dwarfs its regularization 0.2 min(||R||, 0.1)
+            raise ValueError(f"manpg: the semismooth Newton system is singular to rounding at the step t = {t:.3e} "
+                             f"with h = {h!r}: the penalty and the curvature L_f ~ 1/t of the data are too many orders "
+                             "of magnitude apart; rescale C or lam, or pass a smaller step") from None
         XD = 2.0 * t * (X @ d)
         s = 1.0
         while True:
@@ -231,6 +237,15 @@ def _semismooth_newton(X, B, t, h, Lam, tol, max_inner, vech, out_of_time=None) 
             break
         steps += 1
     return TangentProxStep(D=Z - X, Lam=Lam, iterations=steps, residual=res, converged=converged)
+
+
+def _default_step(problem, solver: str) -> float:
+    """t0 = 1 / L_f; a problem with L_f = 0 (C = 0: f is linear or constant) has no such step."""
+    lipschitz = problem.lipschitz()
+    if not lipschitz > 0.0:
+        raise ValueError(f"{solver}: the default step t = 1/L_f needs L_f = ||C||_2 ||D||_2 > 0, got L_f = "
+                         f"{lipschitz!r} (C = 0?); pass step = t > 0")
+    return 1.0 / lipschitz
 
 
 def _check_supported(h: Penalty, solver: str) -> None:
@@ -276,6 +291,8 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
     """
     name = "manpg_ada" if adaptive else "manpg"
     X = as_matrix(X0, "X0").copy()
+    check_problem(problem, X, "X0", name)
+    as_rng(rng)  # drawn from by no one here, but a bad rng is still an error
     check_stiefel(X, "X0")
     problem.check_point(X, "X0")
     h = problem.h
@@ -292,17 +309,20 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
 
     rec = Recorder(name, problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
                    callback=callback, columns=("alpha", "t", "opt_norm", "inner"))
-    t0 = 1.0 / problem.lipschitz() if step is None else step
+    t0 = _default_step(problem, name) if step is None else step
     t = t0
     vech = _VechIndex(r)
     G = problem.grad(X)
     F = problem.f_from_grad(X, G) + h(X)
     rec.log(0, X, F, t=t)
+    if rec.out_of_time():  # the setup (L_f, the first gradient) used the whole budget
+        max_iter, stop_reason = 0, "time_limit"
+    else:
+        stop_reason = "max_iter"
     Lam = np.zeros((r, r))
     alpha, inexact, backtracks, inner_total, inner_failed = 1.0, 0, 0, 0, 0
     tight = (5e-16, 1e-14) if not adaptive else (1e-15, 1e-13)
     opt_norm = np.nan
-    stop_reason = "max_iter"
     it = 0
     for it in range(1, max_iter + 1):
         if alpha < ALPHA_MIN or inexact > 10:
@@ -331,9 +351,15 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
                 # The code keeps the last trial point (at 2 alpha) and counts the step as inexact.
                 inexact += 1
                 break
+            if rec.out_of_time():  # a long line search at large n: stop at X, the last accepted point
+                break
             Y = polar(X + alpha * D)
             G_new = problem.grad(Y)
             F_new = problem.f_from_grad(Y, G_new) + h(Y)
+        if alpha >= ALPHA_MIN and F_new >= F - ARMIJO / t * alpha * norm_d2:
+            it -= 1
+            stop_reason = "time_limit"
+            break
         F_before = F
         X, G, F = Y, G_new, F_new
         reason = rec.after_step(it, X, F, F_before, alpha=alpha, t=t, opt_norm=opt_norm, inner=sub.iterations)

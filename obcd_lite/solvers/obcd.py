@@ -56,9 +56,9 @@ from ..penalties import ZERO_KIND, NonNeg
 from ..problems import QuadraticProblem
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import BRANCHES
-from ..protocol import check_problem, is_quadratic
-from ..subproblem import MAJORIZER_Q, block_data
-from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
+from ..protocol import is_quadratic
+from ..subproblem import MAJORIZER_Q, block_data_unchecked
+from ..validation import UnsupportedProblemError, as_matrix, as_rng, check_nonnegative, check_problem, check_stiefel
 from .obcd_kernel import run_steps
 from .obcd_smooth import minimize_block, run_smooth
 
@@ -96,7 +96,7 @@ def _working_set_batches(n: int, k: int, rule: str, rng=None):
         raise ValueError(f"rule must be 'random' or 'cyclic', got {rule!r}")
     if not all(isinstance(v, (int, np.integer)) for v in (n, k)) or not 1 <= k <= n:
         raise ValueError(f"need integers 1 <= k <= n, got n = {n!r}, k = {k!r}")
-    return _cyclic_batches(n, k) if rule == "cyclic" else _random_batches(n, k, np.random.default_rng(rng))
+    return _cyclic_batches(n, k) if rule == "cyclic" else _random_batches(n, k, as_rng(rng))
 
 
 def _cyclic_batches(n: int, k: int):
@@ -199,12 +199,14 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         ``solver = "obcd"``; F is recomputed at the returned X (the tracked F is the last
         history entry, equal to it up to rounding); ``info["engine"]`` is the engine that ran.
     """
-    check_problem(problem, "obcd")
     X = as_matrix(X0, "X0").copy()
     n, r = X.shape
+    check_problem(problem, X, "X0", "obcd")
     check_stiefel(X, "X0")
     problem.check_point(X, "X0")
     h = problem.h
+    if n < 2:
+        raise ValueError(f"obcd needs n >= 2 rows to form a block of rows, got X0 of shape {X.shape}")
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 2 <= k <= n:
         raise ValueError(f"k must be an integer with 2 <= k <= n = {n}, got k = {k!r}")
     alpha = default_alpha(problem) if alpha is None else check_nonnegative(alpha, "alpha", strict=True)
@@ -233,11 +235,13 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     engine = _choose_engine(engine, problem, k, callback, Q)
 
     batches = _working_set_batches(n, k, working_set, rng)
-    G = problem.grad(X)
-    F = problem.f_from_grad(X, G) + h(X)
     rec = Recorder("obcd", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
                    callback=callback)
+    G = problem.grad(X)
+    F = problem.f_from_grad(X, G) + h(X)
     rec.log(0, X, F)
+    if rec.out_of_time():  # the setup (the first gradient) used the whole budget
+        return rec.result(X, 0, "time_limit", F_tracked=F, info={"engine": engine})
     if not quadratic:  # any smooth f: the verified scalar majorizer
         it, stop_reason, F, info = run_smooth(problem, X, (B for batch in batches for B in batch), rec,
                                               alpha=alpha, branches=branches)
@@ -251,7 +255,7 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     it = 0
     for it in range(1, max_iter + 1):
         B = next(blocks)
-        Qt, P, Z = block_data(problem, X, G, B, alpha, Q)
+        Qt, P, Z = block_data_unchecked(problem, X, G, B, alpha, Q)
         V, VZ = minimize_block(Qt, P, Z, h, branches)
         F_before = F
         F += problem.apply_step(G, B, VZ - Z) + (h(VZ) - h(Z))

@@ -56,7 +56,7 @@ from ..problems import QuadraticProblem
 from ..protocol import is_quadratic
 from ..results import Recorder, Result, Step, check_budget
 from ..threads import one_blas_thread
-from ..validation import UnsupportedProblemError, as_matrix, check_stiefel
+from ..validation import UnsupportedProblemError, as_matrix, check_problem, check_stiefel
 from .cayley import cayley_matrix
 from .obcd import COMPILED_CHUNK, DEFAULT_MAX_ITER, WORKING_SET_RULES, working_sets
 
@@ -167,6 +167,7 @@ def obcd_step(problem, X0, *, max_iter: int | None = None, time_limit: float | N
         ``solver = "obcd_step"``; history adds ``t``.
     """
     X = np.array(as_matrix(X0, "X0"), order="C")
+    check_problem(problem, X, "X0", "obcd_step")
     check_stiefel(X, "X0")
     n, _ = X.shape
     if not problem.h.is_zero:
@@ -177,17 +178,21 @@ def obcd_step(problem, X0, *, max_iter: int | None = None, time_limit: float | N
                                       "1 / (2 L_B) and the decrease it guarantees come from the exact quadratic "
                                       "model of f along the block (module docstring); use obcd (verified scalar Q)")
     problem.check_point(X, "X0")
+    if n < 2:
+        raise ValueError(f"obcd_step needs n >= 2 rows to form a block of rows, got X0 of shape {X.shape}")
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 2 <= k <= n:
         raise ValueError(f"k must be an integer with 2 <= k <= n = {n}, got k = {k!r}")
     if working_set not in WORKING_SET_RULES:
         raise ValueError(f"working_set must be 'random' or 'cyclic', got {working_set!r}")
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
     blocks = working_sets(n, k, working_set, rng)
-    G = np.ascontiguousarray(problem.grad(X))
-    F = problem.f_from_grad(X, G)
     rec = Recorder("obcd_step", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
                    callback=callback, columns=("t",))
+    G = np.ascontiguousarray(problem.grad(X))
+    F = problem.f_from_grad(X, G)
     rec.log(0, X, F)
+    if rec.out_of_time():  # the setup (the first gradient) used the whole budget
+        return rec.result(X, 0, "time_limit", F_tracked=F)
     compiled = k == 2 and isinstance(problem, QuadraticProblem)
     stop_reason, it = "max_iter", 0
     while it < max_iter:

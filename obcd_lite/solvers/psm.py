@@ -43,7 +43,7 @@ import numpy as np
 from ..threads import one_blas_thread
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import polar
-from ..validation import check_nonnegative
+from ..validation import as_rng, check_nonnegative
 from .infeasible import (HISTORY_COLUMNS, check_prox_penalty, check_start, infeasible_info, log_columns,
                          progress_score)
 
@@ -81,6 +81,7 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
         :func:`~obcd_lite.solvers.infeasible.infeasible_info` with raw = Y, plus the final ``mu``.
     """
     check_prox_penalty(problem, "psm")
+    as_rng(rng)  # drawn from by no one here, but a bad rng is still an error
     X = check_start(problem, X0, "psm")
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
     # The clock starts before L_f: the setup is part of the method's time (as ManPG's L_f is).
@@ -109,6 +110,8 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     changes = deque(maxlen=window)
     rec.log(0, X, F, mu=mu, **log_columns(problem, X, Y))
     stop_reason = "max_iter"
+    if rec.out_of_time():  # the setup (L_f, the first gradient) used the whole budget
+        max_iter, stop_reason = 0, "time_limit"
     it = 0
     for it in range(1, max_iter + 1):
         step = 1.0 / (1.0 / mu + lipschitz + theta)

@@ -51,7 +51,7 @@ import numpy as np
 from ..threads import one_blas_thread
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import polar
-from ..validation import check_nonnegative
+from ..validation import as_rng, check_nonnegative
 from .infeasible import (HISTORY_COLUMNS, check_prox_penalty, check_start, infeasible_info, log_columns,
                          progress_score)
 
@@ -90,6 +90,7 @@ def radmm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
         ``Lambda`` and ``residual``.
     """
     check_prox_penalty(problem, "radmm")
+    as_rng(rng)  # drawn from by no one here, but a bad rng is still an error
     X = check_start(problem, X0, "radmm")
     rho = check_nonnegative(rho, "rho", strict=True)
     eta = check_nonnegative(eta, "eta", strict=True)
@@ -108,6 +109,8 @@ def radmm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
     rec.log(0, X, F, **log_columns(problem, X, Y))
     score_before = None  # the code's F_ad(itera - 1): set only while the residual test holds
     stop_reason = "max_iter"
+    if rec.out_of_time():  # the setup (the first F) used the whole budget
+        max_iter, stop_reason = 0, "time_limit"
     residual = np.inf
     it = 0
     for it in range(1, max_iter + 1):

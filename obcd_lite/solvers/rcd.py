@@ -68,7 +68,7 @@ from ..block_arithmetic import step_2x2
 from ..problems import QuadraticProblem
 from ..results import Recorder, Result, Step, check_budget
 from ..threads import one_blas_thread
-from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
+from ..validation import UnsupportedProblemError, as_matrix, as_rng, check_nonnegative, check_problem, check_stiefel
 
 #: The code's pair orders.
 UPDATE_TYPES = ("cyclic", "replace", "noreplace")
@@ -174,7 +174,7 @@ class _Sweeps:
     def __init__(self, count: int, numupdates: int, update_type: str, rng):
         self.count, self.update_type = count, update_type
         self.length = numupdates if update_type == "replace" else min(count, numupdates)
-        self._rng = np.random.default_rng(rng)
+        self._rng = as_rng(rng)
         self._cursor = 0
 
     def next(self) -> np.ndarray:
@@ -217,6 +217,7 @@ def rcd(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
         ``solver = "rcd"``; F recomputed at the returned X; ``info["sweeps"]`` sweeps started.
     """
     X = np.array(as_matrix(X0, "X0"), order="C")
+    check_problem(problem, X, "X0", "rcd")
     check_stiefel(X, "X0")
     n, r = X.shape
     if not problem.h.is_zero:
@@ -240,22 +241,25 @@ def rcd(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     if not linearization and not isinstance(problem, QuadraticProblem):
         raise ValueError(f"linearization=False needs a QuadraticProblem (the gradient is updated in place), "
                          f"got a {type(problem).__name__}")
-    pairs = all_pairs(n)
+    count = n * (n - 1) // 2  # the C(n, 2) pairs
     if numupdates is None:
-        numupdates = len(pairs)
+        numupdates = count
     if isinstance(numupdates, bool) or not isinstance(numupdates, (int, np.integer)) or numupdates < 1:
         raise ValueError(f"numupdates must be a positive integer, got numupdates = {numupdates!r}")
-    sweeps = _Sweeps(len(pairs), int(numupdates), update_type, rng)
+    sweeps = _Sweeps(count, int(numupdates), update_type, rng)
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_SWEEPS * sweeps.length)
     rec = Recorder("rcd", problem, max_iter=max_iter, time_limit=time_limit,
                    log_every=sweeps.length if log_every is None else log_every, callback=callback,
                    columns=("eta",))
+    pairs = all_pairs(n)  # O(n^2) memory and time: part of the setup, on the clock
     C, D = problem.compiled_arrays() if not linearization else (_EMPTY, _EMPTY)
     eta = np.zeros(1)
 
     G = np.ascontiguousarray(problem.grad(X))
     F = problem.f_from_grad(X, G)
     rec.log(0, X, F)
+    if rec.out_of_time():  # the setup used the whole budget
+        return rec.result(X, 0, "time_limit", F_tracked=F, info={"sweeps": 0})
     seq, pos, started, fresh_G = sweeps.next(), 0, 1, True
     F_at = 0  # the iteration at which F was last computed (the linearized method skips it in between)
     stop_reason, it = "max_iter", 0

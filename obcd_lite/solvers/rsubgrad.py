@@ -57,7 +57,7 @@ import numpy as np
 from ..threads import one_blas_thread
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import polar
-from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
+from ..validation import UnsupportedProblemError, as_matrix, as_rng, check_nonnegative, check_problem, check_stiefel
 
 #: max_iter when none is given (the ManPG/ManPQN demos' warm-up run).
 DEFAULT_MAX_ITER = 500
@@ -91,6 +91,8 @@ def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit
         current iterate, ``F_best``, ``eta``. ``info``: ``X_last``, ``F_last``, ``best_iteration``.
     """
     X = as_matrix(X0, "X0").copy()
+    check_problem(problem, X, "X0", "rsubgrad")
+    as_rng(rng)  # drawn from by no one here, but a bad rng is still an error
     check_stiefel(X, "X0")
     problem.check_point(X, "X0")
     h = problem.h
@@ -111,6 +113,8 @@ def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit
     F = problem.f_from_grad(X, G) + h(X)
     X_best, F_best, best_it = X, F, 0
     rec.log(0, X, F, F_best=F_best)
+    if rec.out_of_time():  # the setup used the whole budget
+        return rec.result(X, 0, "time_limit", info={"X_last": X, "F_last": float(F), "best_iteration": 0})
     stop_reason = "max_iter"
     it = 0
     for it in range(1, max_iter + 1):

@@ -36,6 +36,8 @@ is that problem with lam = mu.
 """
 from __future__ import annotations
 
+import functools
+import time
 from typing import Callable
 
 import numpy as np
@@ -43,7 +45,7 @@ import numpy as np
 from ..threads import one_blas_thread
 from ..results import Recorder, Result, Step, check_budget
 from ..stiefel import polar
-from ..validation import UnsupportedProblemError, check_nonnegative
+from ..validation import UnsupportedProblemError, as_rng, check_nonnegative
 from .infeasible import (HISTORY_COLUMNS, check_prox_penalty, check_start, infeasible_info, log_columns)
 
 #: max_iter when none is given (the maxiter of the reference demos).
@@ -79,12 +81,15 @@ def soc(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
         (the unconstrained copy X), ``rho``, ``lam`` and ``residual``.
     """
     check_prox_penalty(problem, "soc")
+    as_rng(rng)  # drawn from by no one here, but a bad rng is still an error
     if not hasattr(problem, "C"):
         raise UnsupportedProblemError(f"soc needs a QuadraticProblem (its X-step solves a linear system in C), "
                                       f"got {type(problem).__name__}")
     P = check_start(problem, X0, "soc")
     r = P.shape[1]
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
+    if time_limit is not None:
+        check_setup_fits(problem, time_limit)
     # The clock starts before L_f and the eigendecompositions of the X-step: the setup is part of the
     # method's time, as ManPG's L_f is (the same timing for every method).
     rec = Recorder("soc", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
@@ -109,6 +114,8 @@ def soc(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     F = problem.F(P)
     rec.log(0, P, F, **log_columns(problem, P, Q))
     stop_reason = "max_iter"
+    if rec.out_of_time():  # the setup took the whole budget (the prediction was short): no iteration
+        max_iter, stop_reason = 0, "time_limit"
     residual = np.inf
     it = 0
     for it in range(1, max_iter + 1):
@@ -135,6 +142,45 @@ def soc(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     info = infeasible_info(problem, P, Q, returned="P, the orthogonal copy (polar factor of X + Z)",
                            raw_name="Q", X_split=X.copy(), rho=rho, lam=lam, residual=float(residual))
     return rec.result(P, it, stop_reason, info=info)
+
+
+#: Size of the eigendecomposition timed once per process to predict SOC's setup (n^3 scaling above it).
+CALIBRATION_N = 256
+#: The prediction's safety factor (a loaded machine, cache effects at large n).
+SETUP_MARGIN = 1.25
+
+
+@functools.lru_cache(maxsize=1)
+def _calibration_seconds() -> float:
+    """The fastest of three CALIBRATION_N x CALIBRATION_N ``eigh`` calls (once per process)."""
+    M = np.random.default_rng(0).standard_normal((CALIBRATION_N, CALIBRATION_N))
+    M = M + M.T
+    times = []
+    for _ in range(3):
+        begin = time.perf_counter()
+        np.linalg.eigh(M)
+        times.append(time.perf_counter() - begin)
+    return min(times)
+
+
+def eigh_seconds(n: int) -> float:
+    """A prediction of the seconds ``numpy.linalg.eigh`` takes on an n x n matrix here (one BLAS
+    thread): a CALIBRATION_N x CALIBRATION_N decomposition timed once per process, scaled by n^3."""
+    return _calibration_seconds() * (n / CALIBRATION_N) ** 3
+
+
+def check_setup_fits(problem, time_limit: float) -> None:
+    """Raise ValueError, before any work, when SOC's setup alone (the eigendecompositions of C and D
+    that factor the X-step, O(n^3) and not interruptible) is predicted to exceed ``time_limit``."""
+    n = problem.C.shape[0]
+    if n <= CALIBRATION_N:
+        return  # at most the calibration's own time: the clock check after the setup covers it
+    sizes = [n] + ([] if problem.D is None else [problem.D.shape[0]])
+    predicted = SETUP_MARGIN * sum(eigh_seconds(m) for m in sizes)
+    if predicted > time_limit:
+        raise ValueError(f"soc: its setup alone, the eigendecomposition of the {n} x {n} C that factors the "
+                         f"X-step (O(n^3), about {predicted:.3g} s here), exceeds time_limit = {time_limit!r} s; "
+                         f"give at least {predicted:.2g} s, or no time limit")
 
 
 def _x_step_solver(problem, shift: float) -> Callable[[np.ndarray], np.ndarray]:

@@ -18,9 +18,9 @@ Words and symbols: the glossary on the site's package page (``docs/package.md``)
 from .breakpoint import (CandidateSet, TwoByTwoSolution, branch_coefficients, candidate_set, quartic_coefficients,
                          solve_2x2, solve_2x2_full, solve_2x2_unchecked)
 from .brute_force import brute_force_2x2
-from .majorizer import MAJORIZER_Q, Q_CHOICES, block_data, majorizer_value, solve_kxk
+from .majorizer import MAJORIZER_Q, Q_CHOICES, block_data, block_data_unchecked, majorizer_value, solve_kxk
 from .reference import reference_2x2
 
 __all__ = ["CandidateSet", "TwoByTwoSolution", "branch_coefficients", "candidate_set", "quartic_coefficients",
            "solve_2x2", "solve_2x2_full", "solve_2x2_unchecked", "brute_force_2x2", "MAJORIZER_Q", "Q_CHOICES", "block_data",
-           "majorizer_value", "solve_kxk", "reference_2x2"]
+           "block_data_unchecked", "majorizer_value", "solve_kxk", "reference_2x2"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..stiefel import polar
-from ..validation import as_matrix
+from ..validation import as_matrix, check_nonnegative
 
 #: The Q choices of eqs. (9) and (10) that OBCD runs.
 Q_CHOICES = ("exact", "scalar")
@@ -53,7 +53,29 @@ def block_data(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
     tuple of numpy.ndarray
         ``(Qt, P, Z)``: Qt = Q + alpha I (k^2 x k^2), P = [grad f(X) X^T]_BB - mat(Q vec(I_k)) - alpha I_k
         (k x k) and Z = X(B, :).
+
+    Raises
+    ------
+    ValueError
+        Naming the value for an unknown Q, a B with repeated, negative or out-of-range rows, a negative or
+        non-finite alpha, or X and G of different shapes.
     """
+    X = np.asarray(X)
+    if X.ndim != 2 or np.shape(G) != X.shape:
+        raise ValueError(f"X and G must be (n, r) arrays of the same shape, got X {X.shape} and G {np.shape(G)}")
+    if Q not in MAJORIZER_Q:
+        raise ValueError(f"Q must be one of {', '.join(MAJORIZER_Q)}, got Q = {Q!r}")
+    alpha = check_nonnegative(alpha, "alpha")
+    B = np.asarray(B)
+    n = X.shape[0]
+    if (B.ndim != 1 or not 2 <= B.size <= n or B.dtype.kind not in "iu" or np.any(B < 0) or np.any(B >= n)
+            or len(np.unique(B)) != B.size):
+        raise ValueError(f"B must be k >= 2 distinct row indices in [0, n = {n}), got B = {B.tolist()!r}")
+    return block_data_unchecked(problem, X, G, B, alpha, Q)
+
+
+def block_data_unchecked(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
+    """:func:`block_data` without its input checks, for the OBCD loop (which checks its own)."""
     k = len(B)
     if k == 2 and Q in Q_CHOICES and hasattr(problem, "block_2x2"):  # compiled, the same arithmetic as the compiled OBCD engine
         return problem.block_2x2(X, G, B, alpha, Q)

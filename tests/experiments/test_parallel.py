@@ -154,3 +154,40 @@ def test_scale_per_problem(serial):
     with pytest.raises(ValueError, match="scale = 2.0 for 'l0'"):
         run_experiment(**{**GRID, "scale": {"l0": 2.0}})
 
+
+
+def _dies_in_a_worker(real):
+    """``real`` for the warm-up (max_iter = 3), and a worker process that dies for the timed run."""
+    import os
+
+    def solver(problem, X0, **kwargs):
+        if kwargs["max_iter"] == 3:
+            return real(problem, X0, **kwargs)
+        os._exit(1)  # a killed worker: the pool breaks
+    return solver
+
+
+def test_a_killed_pool_worker_loses_no_finished_record(monkeypatch):
+    """The workers are forked after the patch, so they run the dying cayley; the grid goes on
+    without an exception, every run has a row, the broken ones say so, and resume= on a fresh pool
+    redoes those only."""
+    from obcd_lite import SOLVERS
+
+    real = SOLVERS["cayley"]
+    grid = dict(problems=("l1",), lams=(1e-3,), methods=("obcd", "cayley"), starts=("identity",), seeds=(0, 1),
+                datasets=("randn",), n=12, m=8, r=3, time_limit=60.0, max_iter=25, progress=False)
+    monkeypatch.setitem(SOLVERS, "cayley", _dies_in_a_worker(real))
+    with ProcessPoolExecutor(2) as executor:
+        broken = run_experiment(**grid, executor=executor)
+    rec = broken.records
+    failed = rec["stop_reason"] == "failed"
+    assert len(rec) == 4 and failed[rec["method"] == "cayley"].all()
+    assert rec.loc[failed, "error"].str.startswith("BrokenProcessPool").all()
+    assert np.isfinite(rec.loc[~failed, "F"]).all() and set(broken.points) == set(rec.loc[~failed, "run"])
+    monkeypatch.setitem(SOLVERS, "cayley", real)
+    with ProcessPoolExecutor(2) as executor:
+        resumed = run_experiment(**grid, executor=executor, resume=broken)
+    assert (resumed.records["stop_reason"] != "failed").all()
+    kept = rec.loc[~failed, "run"]
+    pd.testing.assert_frame_equal(resumed.records.loc[kept].drop(columns="error").reset_index(drop=True),
+                                  rec.loc[~failed].drop(columns="error").reset_index(drop=True), check_dtype=False)

@@ -130,7 +130,7 @@ def test_same_seed_same_run():
 def test_stops_on_time_limit_and_callback():
     C = covariance(10)
     res = obcd(sparse_pca(C), identity_init(10, 2), max_iter=10**9, time_limit=0.05)
-    assert res.stop_reason == "time_limit" and res.seconds < 5
+    assert res.stop_reason == "time_limit" and res.iterations > 0  # the clock's reads: test_budgets.py
     res = obcd(sparse_pca(C), identity_init(10, 2), max_iter=100, callback=lambda s: s.iteration == 7)
     assert res.stop_reason == "callback" and res.iterations == 7
 
@@ -148,7 +148,7 @@ C5 = covariance(5)
 
 @pytest.mark.parametrize("kwargs, match", [
     (dict(X0=np.ones((5, 2))), r"X0 is not on the Stiefel manifold: \|\|X0\^T X0 - I\|\|_F = 9\.055e\+00"),
-    (dict(X0=np.eye(4, 2)), "X0 has 4 rows but C is 5 x 5"),
+    (dict(X0=np.eye(4, 2)), "obcd: X0 has 4 rows but the problem has n = 5"),
     (dict(X0=np.full((5, 2), np.nan)), "X0 has a non-finite entry nan"),
     (dict(k=1), "k must be an integer with 2 <= k <= n = 5, got k = 1"),
     (dict(k=6), "got k = 6"),

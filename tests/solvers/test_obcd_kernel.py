@@ -133,7 +133,7 @@ def test_engine_choice_and_time_limit():
     assert obcd(sparse_pca(C), identity_init(N, R), max_iter=10, k=3).info["engine"] == "python"
     assert obcd(sparse_pca(C), identity_init(N, R), max_iter=10, engine="python").info["engine"] == "python"
     res = obcd(problem, identity_init(N, R), max_iter=10**9, time_limit=0.05, engine="compiled")
-    assert res.stop_reason == "time_limit" and res.seconds < 5 and res.iterations > 0
+    assert res.stop_reason == "time_limit" and res.iterations > 0  # the clock's reads: test_budgets.py
 
 
 class Huber(Penalty):

@@ -187,6 +187,6 @@ def test_bad_input_names_the_value():
 def test_time_limit_and_registry():
     problem = sparse_pca(covariance(30, 40, 15))
     res = rcd(problem, random_stiefel(40, 5, 16), max_iter=10**9, time_limit=0.05, stepsize=0.2)
-    assert res.stop_reason == "time_limit" and res.seconds < 1.0
+    assert res.stop_reason == "time_limit" and res.iterations > 0  # the clock's reads: test_budgets.py
     assert SOLVERS["rcd"] is rcd
     assert len(all_pairs(5)) == 10 and all_pairs(5)[3].tolist() == [0, 4]

@@ -96,8 +96,16 @@ def test_declines_and_bad_input():
     class NotQuadratic:
         h = L1(1.0)
 
+        def F(self, X):
+            return 0.0
+
+        def grad(self, X):
+            return 0.0 * X
+
     with pytest.raises(UnsupportedProblemError, match="QuadraticProblem"):
         soc(NotQuadratic(), X0)
+    with pytest.raises(TypeError, match="soc: problem must be a QuadraticProblem .*got problem = None"):
+        soc(None, X0)
     with pytest.raises(ValueError, match="rho"):
         soc(sparse_pca(C, L1(0.1)), X0, rho=0.0)
     with pytest.raises(ValueError, match="strongly convex"):
@@ -115,4 +123,4 @@ def test_callback_and_time_limit_stop():
     res = soc(problem, identity_init(N, R), callback=lambda step: step.iteration == 4, tol=0.0)
     assert res.stop_reason == "callback" and res.iterations == 4
     res = soc(problem, identity_init(N, R), time_limit=1e-9, tol=0.0)
-    assert res.stop_reason == "time_limit" and res.iterations == 1
+    assert res.stop_reason == "time_limit" and res.iterations == 0  # the setup used the budget: no step
