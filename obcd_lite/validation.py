@@ -122,7 +122,8 @@ def check_problem(problem, X: np.ndarray | None = None, name: str = "X0", solver
 
     missing = [attr for attr in ("F", "grad") if not callable(getattr(problem, attr, None))]
     if missing or not isinstance(getattr(problem, "h", None), Penalty):
-        raise TypeError(f"{solver}: problem must be a QuadraticProblem (or have F, grad and a Penalty h), "
+        raise TypeError(f"{solver}: the problem does not follow obcd_lite.protocol.Problem (a QuadraticProblem, or "
+                        f"f and grad wrapped in obcd_lite.SmoothProblem; it needs F, grad and a Penalty h), "
                         f"got problem = {problem!r}")
     n = getattr(problem, "n", None)
     if X is not None and n is not None and X.shape[0] != n:
