@@ -167,7 +167,7 @@ def test_every_solver_names_a_bad_rng_and_a_missing_problem(name):
     with pytest.raises(TypeError, match=r"rng must be None, a non-negative int seed or a numpy.random.Generator, "
                                         r"got rng = 'seed'"):
         SOLVERS[name](problem, X0, rng="seed", max_iter=2)
-    with pytest.raises(TypeError, match=r"problem must be a QuadraticProblem .*got problem = None"):
+    with pytest.raises(TypeError, match=r"does not follow obcd_lite.protocol.Problem .*got problem = None"):
         SOLVERS[name](None, X0)
 
 

@@ -104,7 +104,7 @@ def test_declines_and_bad_input():
 
     with pytest.raises(UnsupportedProblemError, match="QuadraticProblem"):
         soc(NotQuadratic(), X0)
-    with pytest.raises(TypeError, match="soc: problem must be a QuadraticProblem .*got problem = None"):
+    with pytest.raises(TypeError, match="soc: the problem does not follow .*got problem = None"):
         soc(None, X0)
     with pytest.raises(ValueError, match="rho"):
         soc(sparse_pca(C, L1(0.1)), X0, rho=0.0)
