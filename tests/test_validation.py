@@ -100,7 +100,7 @@ def test_spiked_strengths_and_flags_are_checked():
 
 
 @pytest.mark.parametrize("B, alpha, Q, match", [
-    ([0, 1], 1e-5, "diagonal", "Q must be one of exact, scalar, lipschitz, got Q = 'diagonal'"),
+    ([0, 1], 1e-5, "diagonal", "Q must be one of exact, scalar, lipschitz, lipschitz_z, got Q = 'diagonal'"),
     ([1, 1], 1e-5, "exact", r"B must be k >= 2 distinct row indices in \[0, n = 6\), got B = \[1, 1\]"),
     ([-1, 2], 1e-5, "exact", r"got B = \[-1, 2\]"),
     ([0, 6], 1e-5, "scalar", r"got B = \[0, 6\]"),

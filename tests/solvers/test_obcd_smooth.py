@@ -142,7 +142,7 @@ def test_bad_callables_are_named():
     not_finite = SmoothProblem(lambda X: np.nan, lambda X: X)
     with pytest.raises(ValueError, match="f\\(X0\\) must be a finite number"):
         obcd(not_finite, np.eye(4, 2))
-    with pytest.raises(ValueError, match="shape"):
+    with pytest.raises(ValueError, match="X0 has 4 rows but the problem has n = 5"):
         obcd(SmoothProblem(lambda X: 0.0, lambda X: X, shape=(5, 2)), np.eye(4, 2))
     with pytest.raises(ValueError, match="shape must be"):
         SmoothProblem(lambda X: 0.0, lambda X: X, shape=(2, 5))
