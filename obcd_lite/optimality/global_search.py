@@ -3,7 +3,9 @@
 Backends (``global_minimum(..., backend=)``): "scip", SCIP on a nonconvex MIQCQP model of the problem
 (:mod:`.global_scip`; D = I and a built-in penalty), and "angles", this module's own branch and bound over
 Givens angles (n <= 5; any D, any penalty with kink levels), which stays as the fallback and the
-cross-check (the tests compare the two wherever both certify). "auto" (default) takes SCIP where it applies.
+cross-check (the tests compare the two wherever both certify). "auto" (default) keeps the angle search up to
+3 angles (n = 3 with r <= 2 or r = 3, and (4, 1): certified in well under a second) and takes SCIP beyond,
+where it applies.
 Both work in floating point: SCIP's bound is SCIP's (its LP and its tolerances, lowered here by the
 a-priori drift of its feasibility tolerance), the angle search's Taylor bounds are evaluated in numpy; F
 at the returned point is the package's F, at a point on St(n, r) to rounding.
@@ -65,6 +67,9 @@ from . import global_scip
 
 #: The largest n the exact global search accepts (the angle space has nr - r(r+1)/2 dimensions).
 MAX_N = 5
+#: ``backend="auto"`` keeps the angle search up to this many angles (it certifies every h there in well
+#: under a second, SCIP's capped-l1 model needs seconds at (3, 3)), SCIP beyond.
+AUTO_ANGLES = 3
 
 
 class GlobalMinimum(NamedTuple):
@@ -273,28 +278,31 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
         out the gap reached is reported, as for ``max_boxes``.
     chunk : boxes bounded per batch (memory: about 8 m n r chunk bytes for the derivatives).
     backend : "scip" (SCIP on a MIQCQP model, :func:`_scip_minimum`), "angles" (the branch and bound over
-        Givens angles of this module) or "auto": SCIP where its model applies (D = I, a built-in penalty),
-        the angles otherwise.
+        Givens angles of this module) or "auto": the angles up to AUTO_ANGLES = 3 angles, SCIP beyond
+        where its model applies (D = I, a built-in penalty), the angles otherwise.
     max_nodes : SCIP's node budget (deterministic, unlike ``time_limit``); when it runs out the gap is
         reported.
     """
     n = problem.n
     if backend not in ("auto", "scip", "angles"):
         raise ValueError(f"backend must be 'auto', 'scip' or 'angles', got {backend!r}")
-    if backend == "auto":
-        backend = "angles" if global_scip.unsupported_reason(problem) else "scip"
-    if backend == "angles" and n > MAX_N:
-        raise ValueError(f"global_minimum is exact only for tiny problems: n = {n} > {MAX_N} "
-                         f"(the angle space has nr - r(r+1)/2 dimensions)")
     r = problem.r if r is None else r
     if r is None:
         raise ValueError("r is needed: the problem's D and L do not fix the number of columns")
     if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 1 <= r <= n or (problem.r not in (None, r)):
         raise ValueError(f"r must be an integer with 1 <= r <= n = {n} (and the problem's r = {problem.r}), got r = {r!r}")
+    if backend == "auto":
+        small = n * r - r * (r + 1) // 2 <= AUTO_ANGLES
+        backend = "angles" if small or global_scip.unsupported_reason(problem) else "scip"
+    if backend == "angles" and n > MAX_N:
+        raise ValueError(f"global_minimum is exact only for tiny problems: n = {n} > {MAX_N} "
+                         f"(the angle space has nr - r(r+1)/2 dimensions)")
     tol = check_nonnegative(tol, "tol", strict=True)
     if time_limit is not None:
         time_limit = check_nonnegative(time_limit, "time_limit", strict=True)
     r = int(r)
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 1:
+        raise ValueError(f"max_nodes must be a positive integer, got max_nodes = {max_nodes!r}")
     if backend == "scip":
         return _scip_minimum(problem, r, tol=tol, starts=starts, rng=rng, time_limit=time_limit,
                              max_nodes=max_nodes)
@@ -351,7 +359,7 @@ def _scip_minimum(problem, r: int, *, tol: float, starts: int, rng, time_limit: 
     each polished by OBCD, and of ``starts`` OBCD runs from random points. Both ends are computed in
     floating point (SCIP's bound as SCIP computes it, F as the package does)."""
     n = problem.n
-    answer = global_scip.solve(problem, r, time_limit=time_limit, node_limit=max_nodes, gap=0.1 * tol)
+    answer = global_scip.solve(problem, r, time_limit=time_limit, node_limit=max_nodes, gap=0.01 * tol)
     X_best, best = _local_starts(problem, n, r, starts, rng)
     if answer.X is not None:
         for X0 in (global_scip.feasible_from_relaxed(answer.X), polar(answer.X)):

@@ -106,6 +106,8 @@ def test_auto_falls_back_and_bad_input_is_named():
         global_minimum(problem, rng=0, backend="scip")
     with pytest.raises(ValueError, match="backend must be"):
         global_minimum(problem, rng=0, backend="gurobi")
+    with pytest.raises(ValueError, match="max_nodes must be a positive integer"):
+        global_minimum(sparse_pca(np.eye(4)), r=2, max_nodes=0)
     with pytest.raises(ValueError, match="model must be"):
         global_scip.solve(sparse_pca(np.eye(3)), 1, model="dense")
 
@@ -114,3 +116,9 @@ def test_node_budget_reports_the_gap():
     problem = tiny_problem(5, "l1", 0.1, 0)
     g = global_minimum(problem, r=3, rng=0, backend="scip", max_nodes=5)
     assert not g.certified and g.gap > 1e-3 and g.lower_bound <= g.value
+
+
+def test_auto_keeps_the_angle_search_up_to_three_angles():
+    assert "Givens" in global_minimum(tiny_problem(3, "l1", 0.1, 0), r=2, rng=0).method
+    assert "Givens" in global_minimum(tiny_problem(4, "l0", 0.1, 0), r=1, rng=0).method
+    assert global_minimum(tiny_problem(4, "l1", 0.1, 0), r=2, rng=0).method.startswith("SCIP")

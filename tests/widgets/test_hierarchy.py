@@ -50,3 +50,13 @@ def test_the_relatives_in_the_explorer():
 def test_bad_r():
     with pytest.raises(ValueError, match="r must be an integer with 1 <= r <= n = 3"):
         explore(n=3, r=4)
+
+
+def test_explorer_certifies_the_global_level_at_n4_r2_with_scip():
+    e = explore(n=4, r=2, penalty="l1", seed=0)
+    g = e.classification.global_min
+    assert g is not None and g.certified and g.method.startswith("SCIP")
+    # OBCD's limit from this start is BS_2 (not critical: the Theorem 3.8(a) erratum) and 5e-5 above a
+    # point SCIP's search found: certified not global
+    c = e.classification
+    assert c.bs[2] and not c.critical and c.F > g.value + 1e-5 and c.is_global is False
