@@ -11,7 +11,7 @@ from obcd_lite.teaching.hierarchy import random_start, tiny_problem
 from obcd_lite.validation import check_stiefel
 
 PENALTIES = ("zero", "l1", "l0", "capped_l1", "nonneg")
-SCIP_LIMIT = 5.0  # seconds per SCIP run: the instances below need well under one
+SCIP_NODES = 5000  # a deterministic budget per SCIP run (no wall time): the instances below need <= 400 nodes
 
 
 @pytest.mark.parametrize("penalty", PENALTIES)
@@ -19,7 +19,7 @@ SCIP_LIMIT = 5.0  # seconds per SCIP run: the instances below need well under on
 def test_agrees_with_the_angle_search_where_both_certify(penalty, n, r, seed):
     problem = tiny_problem(n, penalty, 0.1, seed)
     angles = global_minimum(problem, r=r, rng=0, backend="angles")
-    scip = global_minimum(problem, r=r, rng=0, backend="scip", time_limit=SCIP_LIMIT)
+    scip = global_minimum(problem, r=r, rng=0, backend="scip", max_nodes=SCIP_NODES)
     assert angles.certified and scip.certified and scip.method.startswith("SCIP")
     # two certified intervals of the same minimum must overlap
     assert scip.lower_bound <= angles.value and angles.lower_bound <= scip.value
@@ -31,7 +31,7 @@ def test_agrees_with_the_angle_search_where_both_certify(penalty, n, r, seed):
 def test_never_above_the_best_of_many_obcd_runs(penalty, seed):
     n, r = 4, 2
     problem = tiny_problem(n, penalty, 0.1, seed)
-    scip = global_minimum(problem, r=r, rng=0, backend="scip", time_limit=SCIP_LIMIT)
+    scip = global_minimum(problem, r=r, rng=0, backend="scip", max_nodes=SCIP_NODES)
     runs = [obcd(problem, random_start(problem, n, r, rng=s), max_iter=400, rng=s).F for s in range(40)]
     assert scip.certified
     assert scip.lower_bound <= min(runs) + 1e-12
@@ -41,7 +41,7 @@ def test_never_above_the_best_of_many_obcd_runs(penalty, seed):
 @pytest.mark.parametrize("penalty", PENALTIES)
 def test_the_point_is_exactly_feasible_and_its_value_is_f(penalty):
     problem = tiny_problem(4, penalty, 0.1, 2)
-    g = global_minimum(problem, r=2, rng=0, backend="scip", time_limit=SCIP_LIMIT)
+    g = global_minimum(problem, r=2, rng=0, backend="scip", max_nodes=SCIP_NODES)
     check_stiefel(g.X, "X", tol=1e-13)
     assert np.isfinite(problem.h(g.X)) and g.value == problem.F(g.X)
     assert g.lower_bound <= g.value and g.gap == g.value - g.lower_bound
@@ -51,7 +51,7 @@ def test_linear_term_procrustes_agrees_with_the_angle_search():
     T = np.random.default_rng(0).standard_normal((3, 2))
     problem = procrustes(T, L1(0.3))
     angles = global_minimum(problem, rng=0, backend="angles")
-    scip = global_minimum(problem, rng=0, backend="scip", time_limit=SCIP_LIMIT)
+    scip = global_minimum(problem, rng=0, backend="scip", max_nodes=SCIP_NODES)
     assert angles.certified and scip.certified
     assert scip.lower_bound <= angles.value and angles.lower_bound <= scip.value
 
