@@ -10,11 +10,13 @@ not close h = 0 at (4, 2) in minutes):
 
 * X^T X = I as r(r + 1)/2 quadratic equalities, entries in [-1, 1] ([0, 1] for X >= 0);
 * h: l1 as |x| <= t with lam sum t; l0 as binaries z with -z <= x <= z and lam sum z; capped-l1
-  lam min(|x|, tau) as s >= |x| - (1 - tau) b, s >= tau b with b binary; X >= 0 as bounds;
+  lam min(|x|, tau) as s >= |x| - (1 - tau) b, s >= tau b with b binary; X >= 0 as bounds, with binaries
+  z, x <= z and sum_j z_ij <= 1 (nonnegative orthonormal columns have disjoint supports: each row belongs
+  to one column);
 * valid redundant constraints, all convex: ||X (e_j +- e_k)||^2 <= 2 (column pairs, = 2 on St),
   row norms ||X^T e_i||^2 <= 1 and row pairs ||X^T (e_i +- e_l)||^2 <= 2 (from X X^T <= I);
-  sum_i t_ij >= 1 (||x_j||_1 >= ||x_j||_2 = 1) for l1, sum_i z_ij >= 1 for l0, x_ij x_ik = 0 for
-  X >= 0 (nonnegative orthonormal columns have disjoint supports);
+  sum_i t_ij >= 1 (||x_j||_1 >= ||x_j||_2 = 1) for l1, sum_i z_ij >= 1 for l0 and X >= 0,
+  sum_i s_ij >= tau for capped-l1 (min(|x|, tau) >= tau x^2 on [-1, 1]);
 * the smooth part f in one of two models:
   - "direct": f <= phi with phi >= f(X) (nonconvex), phi >= its Ky Fan floor 1/2 sum of the r smallest
     eigenvalues of C (plus <L, X>'s least value), and the convex shifted copy
@@ -24,11 +26,15 @@ not close h = 0 at (4, 2) in minutes):
     bound); the Stiefel, row and pair constraints are stated on U;
 * symmetry broken where F has it: with D = I and no L, permuting columns leaves F unchanged, and for an
   even h so does flipping a column's sign; then w^T x_1 >= w^T x_2 >= ... >= w^T x_r (>= 0 for an even h),
-  w the eigenvector of the smallest eigenvalue of C (the all-ones vector for X >= 0).
+  w the eigenvector of the smallest eigenvalue of C; for X >= 0 instead the columns are ordered by their
+  first row (z_ij <= sum_{l < i} z_l,j-1).
 
 Settings: one thread, SCIP's fixed default seed, no output, a node limit (deterministic) and optionally a
-time limit (then the answer depends on the machine). SCIP works in floating point and accepts a point
-with |(X^T X - I)_jk| <= its feasibility tolerance: its dual bound bounds F on that relaxed set.
+time limit (wall seconds; then the answer depends on the machine and its load). SCIP works in floating
+point and accepts a point with |(X^T X - I)_jk| <= its feasibility tolerance: its dual bound bounds F on
+that relaxed set, and it prunes by comparisons within the same tolerance. The certificate therefore
+subtracts :func:`relaxation_drift`, the most F can gain across the tolerance, so that it does not rest on
+which side of the tolerance a comparison fell.
 """
 from __future__ import annotations
 
