@@ -9,9 +9,9 @@ X >= 0: the instances of notebook 05 and its explorer), searched with tol 1e-3 a
   n <= 6, r <= 3 (the issue's targets), h in {0, l1, l0, capped-l1, X >= 0}.
 
 Printed as a Markdown table: certified?, seconds and CPU seconds of this process (the whole call: SCIP or the
-boxes, the OBCD starts and the polish; after one call that compiles OBCD), boxes or SCIP nodes, final gap (value - lower bound), and the 1-minute load average when the row
-finished (the machine is shared: seconds grow with the load; the verdicts do not, unless a run ends at its
-time limit).
+boxes, the OBCD starts and the polish; after one call that compiles OBCD), boxes or SCIP nodes, final gap
+(value - lower bound), and the 1-minute load average when the row finished (the machine is shared: seconds
+grow with the load; the verdicts do not, unless a run ends at its time limit).
 
 Run: ``PYTHONPATH=$PWD .venv/bin/python benchmarks/global_reach.py --backend scip --time-limit 60``
 (the tables of ``docs/global_search.md`` came from this command on the project's 2-core machine).
@@ -62,8 +62,8 @@ def main(argv=None) -> int:
         for penalty in PENALTIES[args.backend]:
             m = measure(n, r, penalty, backend=args.backend, lam=args.lam, seed=args.seed,
                         time_limit=args.time_limit)
-            print(f"| {n} | {r} | {penalty} | {'yes' if m['certified'] else 'no'} | {m['seconds']:.1f} | {m['cpu']:.1f} | "
-                  f"{m['boxes']:,} | {m['gap']:.2g} | {os.getloadavg()[0]:.1f} |", flush=True)
+            print(f"| {n} | {r} | {penalty} | {'yes' if m['certified'] else 'no'} | {m['seconds']:.1f} | "
+                  f"{m['cpu']:.1f} | {m['boxes']:,} | {m['gap']:.2g} | {os.getloadavg()[0]:.1f} |", flush=True)
     return 0
 
 

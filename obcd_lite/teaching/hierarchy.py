@@ -444,7 +444,8 @@ def scalar_q_search(trials: int = 60, n: int = 4, rng=0, Q: str = "scalar") -> d
 
 
 __all__ = ["WITNESS_T", "WITNESS_LAM", "WITNESS_CAPPED", "Witness", "alpha_sweep_2x2", "alpha_sweep_points", "block_residuals",
-           "bs2_not_critical_witness", "bs2_not_global", "census", "certify_witness", "eigen_critical_points", "gamma_check",
+           "bs2_not_critical_witness", "bs2_not_global",
+           "census", "certify_witness", "eigen_critical_points", "gamma_check",
            "lemma44_check", "make_penalty", "pair_conditions", "random_start", "search_gaps", "solver_limits",
            "theory_run", "tiny_problem", "two_pair_descent", "Exploration", "explore",
            "three_row_descent", "scalar_q_search"]
