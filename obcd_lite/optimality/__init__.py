@@ -3,8 +3,8 @@
 * :mod:`.criticality` — critical points (Definition 3.4): ``riemannian_residual``, ``is_critical``;
 * :mod:`.block_stationarity` — BS_k (Definition 3.6, exhaustive or sampled) and the eps-BS_k
   measure (Definition 4.1); ``riemannian_gradient_norm`` (criticality for h = 0);
-* :mod:`.global_search` — a certified global minimum for tiny n (branch and bound over angles; measured reach in
-  docs/global_search.md);
+* :mod:`.global_search` — a certified global minimum for small n (SCIP on the MIQCQP model of :mod:`.global_scip`,
+  or the own branch and bound over Givens angles; measured reach in docs/global_search.md);
 * :mod:`.hierarchy` — ``classify``: every level with its certificate.
 
 Theorem 3.8(a), "every BS_2 point is critical", holds for h = 0 and X >= 0 but not for l1 or l0

@@ -1,9 +1,20 @@
-"""A certified global minimum of F = f + h on St(n, r) for tiny n (n <= 5 accepted), by branch and bound.
+"""A certified global minimum of F = f + h on St(n, r) for small n, by one of two branch and bounds.
 
-Measured reach (``benchmarks/global_reach.py``, table in ``docs/global_search.md``): on the suite's tiny
-sparse-PCA / nonneg-PCA instances every h in {0, l1, l0, X >= 0} certifies (gap <= 1e-3) for n <= 3 and
-for (n, r) = (4, 1), in seconds; h = 0 for every (n, r) (Ky Fan); for n = 4, r >= 2 with l1, l0 or
-X >= 0 the gap after a minute is still reported as such (not certified), and n = 5 is further out.
+Backends (``global_minimum(..., backend=)``): "scip", SCIP on a nonconvex MIQCQP model of the problem
+(:mod:`.global_scip`; D = I and a built-in penalty), and "angles", this module's own branch and bound over
+Givens angles (n <= 5; any D, any penalty with kink levels), which stays as the fallback and the
+cross-check (the tests compare the two wherever both certify). "auto" (default) keeps the angle search up to
+3 angles (n = 3 with r <= 2 or r = 3, and (4, 1): certified in well under a second) and takes SCIP beyond,
+where it applies.
+Both work in floating point: SCIP's bound is SCIP's (its LP and its tolerances, lowered here by the
+a-priori drift of its feasibility tolerance), the angle search's Taylor bounds are evaluated in numpy; F
+at the returned point is the package's F, at a point on St(n, r) to rounding.
+
+Measured reach (``benchmarks/global_reach.py``, tables in ``docs/global_search.md``): the angle search
+certifies (gap <= 1e-3) every h in {0, l1, l0, X >= 0} for n <= 3 and for (n, r) = (4, 1), and h = 0
+for every (n, r) (Ky Fan); SCIP reaches further (the table there).
+
+The angle search:
 
 Angles. Every X in St(n, r) is X(theta) = G_1^T G_2^T ... G_m^T E_r (E_r the first r columns of
 I_n), where G_l is the Givens rotation of the l-th step of a Givens QR of X (column j zeroed from
@@ -52,12 +63,16 @@ import numpy as np
 
 from ..protocol import is_quadratic
 from ..solvers.obcd import obcd
-from ..stiefel import random_start
+from ..stiefel import polar, random_start
 from ..subproblem.global_3x3 import bisect_boxes
 from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
+from . import global_scip
 
 #: The largest n the exact global search accepts (the angle space has nr - r(r+1)/2 dimensions).
 MAX_N = 5
+#: ``backend="auto"`` keeps the angle search up to this many angles (it certifies every h there in well
+#: under a second, SCIP's capped-l1 model needs seconds at (3, 3)), SCIP beyond.
+AUTO_ANGLES = 3
 
 
 class GlobalMinimum(NamedTuple):
@@ -76,7 +91,7 @@ class GlobalMinimum(NamedTuple):
     certified : bool
         gap <= tol.
     boxes : int
-        The boxes bounded.
+        The boxes bounded (the angle search) or SCIP's branch-and-bound nodes.
     method : str
         How the bound was obtained.
     """
@@ -319,10 +334,9 @@ def sign_invariant(problem) -> bool:
 
 def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxes: int = 1_500_000,
                    starts: int = 6, rng=None, time_limit: float | None = None,
-                   chunk: int = 200_000) -> GlobalMinimum:
-    """A certified global minimum of F over St(n, r) for tiny n (see the module docstring; the measured reach
-    is in ``docs/global_search.md``: every h certifies for n <= 3 and for (4, 1), h = 0 always; l1 and l0
-    at n = 4, r >= 2 leave a gap after a minute).
+                   chunk: int = 200_000, backend: str = "auto", max_nodes: int = 200_000) -> GlobalMinimum:
+    """A certified global minimum of F over St(n, r) for small n (see the module docstring and
+    :mod:`.global_scip`; the measured reach of both backends is in ``docs/global_search.md``).
 
     Parameters
     ----------
@@ -330,12 +344,17 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
         whose ``lipschitz()`` is a bound (``lipschitz_is_bound``; the f part of each box bound then uses L).
     r : number of columns (needed when neither D nor L fixes it).
     tol : the gap to certify (absolute).
-    max_boxes : budget of boxes bounded; when it runs out the gap reached is reported.
+    max_boxes : budget of boxes bounded (angle search); when it runs out the gap reached is reported.
     starts : OBCD runs for the first upper bound.
     rng : their seed.
     time_limit : seconds (None: no limit; the result then does not depend on the machine); when it runs
         out the gap reached is reported, as for ``max_boxes``.
     chunk : boxes bounded per batch (memory: about 8 m n r chunk bytes for the derivatives).
+    backend : "scip" (SCIP on a MIQCQP model, :func:`_scip_minimum`), "angles" (the branch and bound over
+        Givens angles of this module) or "auto": the angles up to AUTO_ANGLES = 3 angles, SCIP beyond
+        where its model applies (D = I, a built-in penalty), the angles otherwise.
+    max_nodes : SCIP's node budget (deterministic, unlike ``time_limit``); when it runs out the gap is
+        reported.
 
     Returns
     -------
@@ -348,19 +367,29 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
     n = problem.n
     if n is None:
         raise ValueError("global_minimum needs the problem's n: give the SmoothProblem a shape")
-    if n > MAX_N:
-        raise ValueError(f"global_minimum is exact only for tiny problems: n = {n} > {MAX_N} "
-                         f"(the angle space has nr - r(r+1)/2 dimensions)")
+    if backend not in ("auto", "scip", "angles"):
+        raise ValueError(f"backend must be 'auto', 'scip' or 'angles', got {backend!r}")
     r = problem.r if r is None else r
     if r is None:
         raise ValueError("r is needed: the problem's D and L do not fix the number of columns")
     if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 1 <= r <= n or (problem.r not in (None, r)):
         raise ValueError(f"r must be an integer with 1 <= r <= n = {n} (and the problem's r = {problem.r}), got r = {r!r}")
+    if backend == "auto":
+        small = n * r - r * (r + 1) // 2 <= AUTO_ANGLES
+        backend = "angles" if small or global_scip.unsupported_reason(problem) else "scip"
+    if backend == "angles" and n > MAX_N:
+        raise ValueError(f"global_minimum is exact only for tiny problems: n = {n} > {MAX_N} "
+                         f"(the angle space has nr - r(r+1)/2 dimensions)")
     tol = check_nonnegative(tol, "tol", strict=True)
     if time_limit is not None:
         time_limit = check_nonnegative(time_limit, "time_limit", strict=True)
-    started = time.perf_counter()
     r = int(r)
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 1:
+        raise ValueError(f"max_nodes must be a positive integer, got max_nodes = {max_nodes!r}")
+    if backend == "scip":
+        return _scip_minimum(problem, r, tol=tol, starts=starts, rng=rng, time_limit=time_limit,
+                             max_nodes=max_nodes)
+    started = time.perf_counter()
     X_best, best = _local_starts(problem, n, r, starts, rng)
     lo, hi = angle_box(n, r)
     signs = [1.0, -1.0] if r == n else [1.0]
@@ -403,3 +432,29 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
     return GlobalMinimum(X_best, float(problem.F(X_best)), lower, gap, gap <= tol, bounded,
                          f"branch and bound over the {len(lo)} Givens angles of St({n}, {r}), "
                          f"Lipschitz/second-order bounds, tol {tol:g}")
+
+
+def _scip_minimum(problem, r: int, *, tol: float, starts: int, rng, time_limit: float | None,
+                  max_nodes: int) -> GlobalMinimum:
+    """The SCIP backend's certificate (:mod:`.global_scip`): ``lower_bound`` = SCIP's dual bound minus the
+    a-priori drift of its relaxed feasible set (:func:`.global_scip.relaxation_drift`); ``value`` = F at
+    an exactly feasible point: the best of SCIP's point made feasible (zeros kept, or its polar factor),
+    each polished by OBCD, and of ``starts`` OBCD runs from random points. Both ends are computed in
+    floating point (SCIP's bound as SCIP computes it, F as the package does)."""
+    n = problem.n
+    answer = global_scip.solve(problem, r, time_limit=time_limit, node_limit=max_nodes, gap=0.01 * tol)
+    X_best, best = _local_starts(problem, n, r, starts, rng)
+    if answer.X is not None:
+        for X0 in (global_scip.feasible_from_relaxed(answer.X), polar(answer.X)):
+            if not np.isfinite(problem.F(X0)):  # the polar factor of an X >= 0 point may dip below 0
+                continue
+            polished = obcd(problem, X0, working_set="cyclic", max_iter=60 * math.comb(n, 2), rng=0)
+            for X, F in ((X0, float(problem.F(X0))), (polished.X, float(polished.F))):
+                if F < best:
+                    X_best, best = X, F
+    value = float(problem.F(X_best))
+    lower = min(answer.dual_bound - global_scip.relaxation_drift(problem, r), value)
+    gap = value - lower
+    return GlobalMinimum(np.asarray(X_best), value, lower, gap, gap <= tol, answer.nodes,
+                         f"SCIP ({answer.model} model, {answer.status}, {answer.nodes} nodes) on the MIQCQP of "
+                         f"min F over St({n}, {r}), its bound less the drift of its tolerance, tol {tol:g}")

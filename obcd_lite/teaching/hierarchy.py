@@ -14,9 +14,9 @@ import numpy as np
 from ..optimality import block_report, classify, global_minimum
 from ..optimality.criticality import residual_details, tangent_part
 from ..optimality.global_search import GlobalMinimum
-from ..penalties import L0, L1, CappedL1, penalty_by_name, snap_zeros
-from ..problems import QuadraticProblem, nonneg_pca, procrustes
-from ..rounding import snap_point
+from ..penalties import L0, L1, CappedL1, NonNeg, Zero, penalty_by_name, snap_zeros
+from ..problems import QuadraticProblem, nonneg_pca, procrustes, randn_covariance, sparse_pca
+from ..rounding import fmt, fmt_interval, snap_point
 from ..solvers import get_solver
 from ..stiefel import polar, random_start, random_stiefel
 from ..subproblem import block_data, brute_force_2x2, majorizer_value
@@ -191,6 +191,35 @@ def eigen_critical_points(C, r: int) -> list[tuple[tuple, np.ndarray]]:
     return [(S, U[:, list(S)]) for S in itertools.combinations(range(C.shape[0]), r)]
 
 
+def bs2_not_global(penalties=("l1", "l0", "nonneg"), *, n: int = 4, r: int = 2, lam: float = 0.1, seed: int = 0,
+                   starts: int = 12, alpha: float = 1e-5) -> list[dict]:
+    """BS_2 points that are not global, certified at sizes the angle search cannot reach (n = 4, r = 2).
+
+    For each penalty: the certified global minimum of ``tiny_problem(n, penalty, lam, seed)`` (SCIP,
+    ``global_minimum(..., backend="scip")``) and OBCD's limits (k = 2, cyclic, exact Q) from ``starts``
+    random starts, each classified. Returns one row per penalty: the certified interval [lower, value] of
+    min F, how many limits are BS_2, how many of those are certified not global (F above the value of a
+    known point), and the worst one ("witness": its F, F - value, whether it is critical; "none found"
+    when every BS_2 limit is global), with the problem and the point under "problem" and "X"."""
+    rows = []
+    for penalty in penalties:
+        problem = tiny_problem(n, penalty, lam, seed)
+        g = global_minimum(problem, r=r, rng=0, backend="scip")
+        limits = solver_limits(problem, r, {"obcd": ("obcd", {"working_set": "cyclic", "alpha": alpha,
+                                                               "max_iter": 400})}, starts, seed)
+        found = [(X, classify(problem, X, alpha=alpha, global_min=g)) for _, X in limits]
+        bs2 = [(X, c) for X, c in found if c.bs[2]]
+        stuck = [(X, c) for X, c in bs2 if c.is_global is False]
+        X, c = max(stuck, key=lambda item: item[1].F) if stuck else (None, None)
+        rows.append({"h": penalty, "certified min F": fmt_interval(g.lower_bound, g.value),
+                     "certified": g.certified, "BS2 limits": f"{len(bs2)} of {len(found)}",
+                     "BS2, not global": len(stuck), "witness F": "none found" if c is None else fmt(c.F),
+                     "F - min F": "" if c is None else fmt(c.F - g.value, 2, style="e"),
+                     "witness critical": "" if c is None else ("yes" if c.critical else "no"),
+                     "problem": problem, "X": X})
+    return rows
+
+
 # --- alpha matters ---------------------------------------------------------------------------------
 
 def alpha_sweep_2x2(T, mu: float, alphas) -> list[int]:
@@ -234,8 +263,11 @@ def two_pair_descent(witness: Witness, thetas, entry=(2, 1), pairs=((0, 2), (1, 
 
 # --- the explorer's compute --------------------------------------------------------------------------
 
-#: Global searches are run by the explorer only up to this many angles (a few seconds at most).
-EXPLORER_MAX_ANGLES = 3
+#: The explorer searches the global level up to this many angles (nr - r(r+1)/2): the angle search up to 3,
+#: SCIP beyond (``global_minimum``'s "auto") with a node budget, so that it answers within about 2 s.
+EXPLORER_MAX_ANGLES = 5
+#: SCIP's node budget in the explorer (deterministic; a search that needs more reports its gap).
+EXPLORER_MAX_NODES = 500
 
 
 @dataclass
@@ -267,7 +299,9 @@ def explore(n: int = 4, r: int = 1, penalty: str = "l1", lam: float = 0.1, k: in
                "obcd_step": {"k": k, "working_set": "cyclic"}}.get(solver, {})
     result = get_solver(solver)(problem, X0, max_iter=max_iter, rng=seed, **options)
     angles = n * r - r * (r + 1) // 2
-    c = classify(problem, result.X, alpha=alpha, global_search=angles <= EXPLORER_MAX_ANGLES)
+    global_min = (global_minimum(problem, r=r, rng=0, max_nodes=EXPLORER_MAX_NODES)
+                  if angles <= EXPLORER_MAX_ANGLES else None)
+    c = classify(problem, result.X, alpha=alpha, global_search=False, global_min=global_min)
     label = f"{solver} (k = {k})" if "k" in options else solver
     return Exploration(label, result, c)
 
@@ -316,6 +350,6 @@ def scalar_q_search(trials: int = 60, n: int = 4, rng=0, Q: str = "scalar") -> d
 
 
 __all__ = ["WITNESS_T", "WITNESS_LAM", "WITNESS_CAPPED", "Witness", "alpha_sweep_2x2", "alpha_sweep_points",
-           "bs2_not_critical_witness", "census", "certify_witness", "eigen_critical_points", "pair_conditions",
+           "bs2_not_critical_witness", "bs2_not_global", "census", "certify_witness", "eigen_critical_points", "pair_conditions",
            "search_gaps", "solver_limits", "two_pair_descent", "Exploration", "explore", "three_row_descent",
            "scalar_q_search"]

@@ -34,7 +34,7 @@ def test_jacobian_matches_finite_differences():
 @pytest.mark.parametrize("n, r", [(3, 1), (3, 2), (4, 1)])
 def test_smooth_pca_matches_the_eigenvalues(n, r):
     C = randn_covariance(8, n, rng=n + r)
-    result = global_minimum(sparse_pca(C), r=r)
+    result = global_minimum(sparse_pca(C), r=r, backend="angles")
     exact = -np.sort(np.linalg.eigvalsh(C))[-r:].sum()
     assert result.certified and result.gap <= 1e-3
     assert result.lower_bound <= exact + 1e-12 <= result.value + 2e-12
@@ -45,7 +45,7 @@ def test_smooth_pca_matches_the_eigenvalues(n, r):
 def test_nonsmooth_bound_holds_against_dense_sampling(h):
     C = randn_covariance(8, 3, rng=1)
     problem = sparse_pca(C, h)
-    result = global_minimum(problem, r=1, tol=1e-3)
+    result = global_minimum(problem, r=1, tol=1e-3, backend="angles")
     assert result.certified
     # dense sampling of the sphere (plus every point with exact zeros in one or two coordinates)
     rng = np.random.default_rng(0)
@@ -62,21 +62,21 @@ def test_nonsmooth_bound_holds_against_dense_sampling(h):
 
 def test_nonneg_pca_is_certified():
     C = randn_covariance(8, 3, rng=2)
-    result = global_minimum(nonneg_pca(C), r=2)
+    result = global_minimum(nonneg_pca(C), r=2, backend="angles")
     assert result.certified and np.all(result.X >= 0)
     assert np.allclose(result.X.T @ result.X, np.eye(2), atol=1e-12)
 
 
 def test_budget_exhausted_reports_the_gap():
     C = randn_covariance(8, 4, rng=3)
-    result = global_minimum(sparse_pca(C, L1(0.1)), r=2, max_boxes=2000)
+    result = global_minimum(sparse_pca(C, L1(0.1)), r=2, max_boxes=2000, backend="angles")
     assert not result.certified and result.gap > 1e-3
     assert result.lower_bound <= result.value
 
 
 def test_bad_input():
     with pytest.raises(ValueError, match="n = 6 > 5"):
-        global_minimum(sparse_pca(np.eye(6)), r=2)
+        global_minimum(sparse_pca(np.eye(6)), r=2, backend="angles")
     with pytest.raises(ValueError, match="r is needed"):
         global_minimum(sparse_pca(np.eye(3)))
     with pytest.raises(ValueError, match="r must be an integer with 1 <= r <= n = 3"):
@@ -105,7 +105,7 @@ def test_sign_symmetric_search_is_sound_and_certified(h, n, r):
 
     problem = sparse_pca(randn_covariance(8, n, rng=5), h)
     assert sign_invariant(problem)
-    result = global_minimum(problem, r=r, rng=0)
+    result = global_minimum(problem, r=r, rng=0, backend="angles")
     sampled = _sampled_min(problem, n, r, 1000, rng=1)
     assert result.certified and result.lower_bound <= result.value
     assert result.lower_bound <= sampled + 1e-12  # sound: never above a point found
@@ -127,7 +127,7 @@ def test_sign_invariance_needs_an_even_h_no_linear_term_and_a_diagonal_d():
 
 def test_time_limit_reports_the_gap():
     problem = sparse_pca(randn_covariance(8, 4, rng=3), L1(0.1))
-    result = global_minimum(problem, r=2, time_limit=0.05)
+    result = global_minimum(problem, r=2, time_limit=0.05, backend="angles")
     assert not result.certified and result.lower_bound <= result.value
     assert result.lower_bound <= _sampled_min(problem, 4, 2, 500, rng=2) + 1e-12
     with pytest.raises(ValueError, match="time_limit must be finite and > 0"):
@@ -136,9 +136,9 @@ def test_time_limit_reports_the_gap():
 
 @pytest.mark.parametrize("n, r, penalty", [(4, 1, "l1"), (3, 2, "nonneg"), (4, 2, "zero")])
 def test_certifies_where_docs_global_search_md_says(n, r, penalty):
-    """A few rows of the measured reach (docs/global_search.md), on the same instances, with their claim."""
+    """A few rows of the angle search's measured reach (docs/global_search.md), on the same instances."""
     from obcd_lite.teaching.instances import tiny_problem
 
     problem = tiny_problem(n, penalty, 0.1, 0)
-    result = global_minimum(problem, r=r, rng=0)
+    result = global_minimum(problem, r=r, rng=0, backend="angles")
     assert result.certified and result.lower_bound <= _sampled_min(problem, n, r, 300, rng=3) + 1e-12

@@ -65,3 +65,20 @@ def test_census_counts():
     result = census(sparse_pca(C), 1, {"obcd k=2": ("obcd", {"max_iter": 60, "working_set": "cyclic"})}, starts=3)
     counts = result["counts"]["obcd k=2"]
     assert counts["points"] == 3 and counts["global"] == 3 and result["global_min"].certified
+
+
+def test_bs2_not_global_witnesses_at_n4_are_certified():
+    """Notebook 05's n = 4, r = 2 witnesses: each is BS_2 (block gaps recomputed), its F lies above the
+    value of a point certified by SCIP, and that point is exactly feasible."""
+    from obcd_lite.optimality import block_report, global_minimum
+    from obcd_lite.teaching.hierarchy import bs2_not_global
+
+    rows = bs2_not_global(("l1", "nonneg"), n=4, r=2, starts=8)
+    assert all(row["certified"] for row in rows)
+    for row in rows:
+        assert row["BS2, not global"] >= 1  # l1 and X >= 0 have such limits on these instances
+        problem, X = row["problem"], row["X"]
+        assert block_report(problem, X, 2, alpha=1e-5).stationary
+        g = global_minimum(problem, r=2, rng=0, backend="scip")
+        assert problem.F(X) > g.value + 1e-3 and g.lower_bound <= g.value
+        assert np.allclose(g.X.T @ g.X, np.eye(2), atol=1e-13) and np.isfinite(problem.h(g.X))

@@ -89,3 +89,13 @@ def test_explorer_never_calls_a_point_global_that_fails_a_lower_level():
                 else:
                     assert "NOT nested" not in c.summary()
     assert eps_only == 6 and globals_ >= 4 and witnesses == 2
+
+
+def test_explorer_certifies_the_global_level_at_n4_r2_with_scip():
+    e = explore(n=4, r=2, penalty="l1", seed=0)
+    g = e.classification.global_min
+    assert g is not None and g.certified and g.method.startswith("SCIP")
+    # OBCD's limit from this start is BS_2 (not critical: the Theorem 3.8(a) erratum) and 5e-5 above a
+    # point SCIP's search found: certified not global
+    c = e.classification
+    assert c.bs[2] and not c.critical and c.F > g.value + 1e-5 and c.is_global is False
