@@ -8,7 +8,9 @@ In the instructor notebooks (``notebooks/NN_*.ipynb``, stored with outputs and c
   in the student edition every such line ``target = value  # answer`` becomes
   ``target = ...  # your answer`` (one ``...`` per target of a tuple assignment);
 * a cell tagged ``check`` runs the exercise's check: with a placeholder it fails with its hint;
-* cells tagged ``solution`` are removed.
+* cells tagged ``solution`` are removed, and so is the grading markup of otter-grader (raw cells
+  ``# BEGIN QUESTION`` ... ``# END QUESTION`` and every cell between ``# BEGIN TESTS`` and ``# END TESTS``:
+  the hidden tests, which know the answers; ``tools/assign.py`` builds the grader's bundle from them).
 
 Every output, execution count and the stored widget state are cleared (outputs would show the
 answers). Needs only the standard library and nbformat.
@@ -36,13 +38,25 @@ def placeholder_line(line: str) -> str:
     return f"{m['indent']}{', '.join(targets)} = {dots}  {PLACEHOLDER_COMMENT}"
 
 
+OTTER_MARKUP = re.compile(r"^#\s*(BEGIN|END)\s+(QUESTION|TESTS|SOLUTION|PROMPT)\b")
+
+
+def is_markup(cell) -> bool:
+    """A raw cell of otter-grader's assignment markup (``# BEGIN TESTS``, ``# END QUESTION``, ...)."""
+    return cell.cell_type == "raw" and bool(OTTER_MARKUP.match(cell.source.strip()))
+
+
 def student_notebook(nb):
     """The student edition of one notebook (a new object; ``nb`` is not changed)."""
     nb = nbformat.from_dict(nb)  # a deep copy
     cells = []
+    in_tests = False
     for cell in nb.cells:
         tags = cell.metadata.get("tags", [])
-        if "solution" in tags:
+        if is_markup(cell):
+            in_tests = cell.source.strip().startswith("# BEGIN TESTS")
+            continue
+        if in_tests or "solution" in tags or "hidden-test" in tags:
             continue
         if "answer" in tags:
             lines = cell.source.splitlines()
