@@ -6,7 +6,7 @@ A check cell reads ``check("07.2", my_names, expect=("3b0c5e1d9a6f2b47",), hint=
 * a **digest** (a string): the answer is right when :func:`answer_digest` of it, under the question's
   name, equals it. The digest is a salted SHA-256 prefix, so the check cell shows no value, set or
   verdict; the instructor makes it with ``python tools/assign.py digest 07.2 "{'obcd'}"``;
-* a **verifier** (a callable ``answer -> bool`` that prints nothing): for open answers, where many are
+* a **verifier** (a callable ``answer -> bool``; what it prints is swallowed): for open answers, where many are
   right (a weight with 12 critical points, a matrix whose nearest orthogonal matrix is a reflection).
 
 The check prints ``correct``, or raises :class:`NotSolvedYet`: with a placeholder ``...`` it only asks
@@ -17,7 +17,9 @@ expected values, and the tests that grade, are the hidden tests of the instructo
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import math
 import numbers
 from collections import Counter
@@ -73,7 +75,8 @@ def answer_digest(question: str, answer, digits: int = FLOAT_DIGITS) -> str:
 
 def _matches(question: str, answer, expected) -> bool:
     if callable(expected):
-        return bool(expected(answer))
+        with contextlib.redirect_stdout(io.StringIO()):  # a verifier that reports would show values
+            return bool(expected(answer))
     if isinstance(answer, numbers.Real) and not isinstance(answer, (bool, np.bool_)) and math.isfinite(answer):
         # a right float near a rounding boundary still passes: try it a hair above and below
         return any(answer_digest(question, float(answer) * (1 + s * 1e-9)) == expected for s in (0, 1, -1))
