@@ -46,8 +46,12 @@ def is_markup(cell) -> bool:
     return cell.cell_type == "raw" and bool(OTTER_MARKUP.match(cell.source.strip()))
 
 
-def student_notebook(nb):
-    """The student edition of one notebook (a new object; ``nb`` is not changed)."""
+def student_notebook(nb, keep_outputs: bool = False):
+    """The student edition of one notebook (a new object; ``nb`` is not changed).
+
+    ``keep_outputs`` (the site's student edition): the stored outputs stay, except those of the
+    answer and check cells; the widget state stays too (the site draws explorers from it).
+    """
     nb = nbformat.from_dict(nb)  # a deep copy
     cells = []
     in_tests = False
@@ -64,12 +68,13 @@ def student_notebook(nb):
             if new == lines:
                 raise ValueError(f"a cell tagged 'answer' has no line ending in '# answer':\n{cell.source}")
             cell.source = "\n".join(new)
-        if cell.cell_type == "code":
+        if cell.cell_type == "code" and (not keep_outputs or {"answer", "check"} & set(tags)):
             cell.outputs = []
             cell.execution_count = None
         cells.append(cell)
     nb.cells = cells
-    nb.metadata.pop("widgets", None)
+    if not keep_outputs:
+        nb.metadata.pop("widgets", None)
     return nb
 
 
