@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import importlib.util
 import json
 import re
 import shutil
@@ -42,13 +41,6 @@ ASSIGNMENT_CONFIG = ("# ASSIGNMENT CONFIG\ninit_cell: false\ncheck_all_cell: fal
 QUESTION = re.compile(r"^# BEGIN QUESTION\s*\nname:\s*(?P<name>\w+)\s*\npoints:\s*(?P<points>[\d.]+)", re.M)
 
 
-def _student_edition():
-    spec = importlib.util.spec_from_file_location("student_edition", ROOT / "tools" / "student_edition.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def questions(nb) -> dict[str, float]:
     """Question name -> points, in the notebook's order."""
     found = {}
@@ -62,7 +54,10 @@ def questions(nb) -> dict[str, float]:
 def assign(src: Path, out: Path) -> dict[str, Path]:
     """The student edition into ``out/student`` and one autograder zip per graded notebook into
     ``out/grader``; returns notebook stem -> zip."""
-    _student_edition().build(src, out / "student")
+    sys.path.insert(0, str(ROOT / "tools"))  # student_edition.py, beside this file
+    from student_edition import build
+
+    build(src, out / "student")
     grader = out / "grader"
     shutil.rmtree(grader, ignore_errors=True)
     grader.mkdir(parents=True)

@@ -9,18 +9,14 @@ slide and the first figure to ``artifacts/screenshots/slides-<deck>-*.png``.
 """
 from __future__ import annotations
 
-import functools
-import http.server
 import importlib.util
 import json
 import shutil
-import threading
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
-from .conftest import VIEWPORT
+from .conftest import TYPESET_JS, VIEWPORT, served, watched_page
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -28,11 +24,6 @@ DECKS = [p.stem for n in ("01", "02", "03") for p in sorted((ROOT / "notebooks")
 LOCAL_HOST = "127.0.0.1"
 MATHJAX_TIMEOUT = 60
 
-TYPESET_JS = """() => new Promise(resolve => {
-    const wait = () => (window.MathJax && MathJax.Hub && MathJax.isReady)
-        ? MathJax.Hub.Queue(() => resolve(true)) : setTimeout(wait, 50);
-    wait();
-})"""
 STATE_JS = """() => ({
     slides: Reveal.getTotalSlides(),
     math: document.querySelectorAll('.MathJax, .MathJax_Display').length,
@@ -51,11 +42,6 @@ def _tagged_cells(stem: str) -> int:
     return sum("slide" in c["metadata"].get("tags", []) for c in cells)
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def slides_url(tmp_path_factory):
     if shutil.which("npm") is None:
@@ -65,31 +51,14 @@ def slides_url(tmp_path_factory):
     spec.loader.exec_module(tool)
     out = tmp_path_factory.mktemp("slides")
     tool.build(out)
-    server = http.server.ThreadingHTTPServer((LOCAL_HOST, 0), functools.partial(_QuietHandler, directory=str(out)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://{LOCAL_HOST}:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with served(out, LOCAL_HOST) as url:
+        yield url
 
 
 @pytest.mark.parametrize("deck", DECKS)
 def test_slides_in_a_real_browser(browser, slides_url, deck):
     context = browser.new_context(viewport=VIEWPORT)
-    outside, failed, errors = [], [], []
-
-    def only_local(route):
-        url = urlsplit(route.request.url)
-        if url.hostname == LOCAL_HOST or url.scheme in ("data", "blob", "about"):
-            route.continue_()
-        else:
-            outside.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", only_local)
-    page = context.new_page()
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
-    page.on("requestfailed", lambda req: failed.append(f"{req.url}: {req.failure}"))
+    page, outside, failed, errors = watched_page(context, LOCAL_HOST)
     try:
         page.goto(f"{slides_url}/{deck}.html", wait_until="load")
         page.wait_for_function("() => window.slidesReady === true", timeout=30_000)
