@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed-stamp
 # JupyterLab refuses to run as root without this flag (containers, CI).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: install test lab bench student site clean lock
+.PHONY: install test lab bench student assign grade slides site clean lock
 
 install: $(STAMP)
 
@@ -30,7 +30,10 @@ lock: $(STAMP)
 test: $(STAMP)
 	$(PY) tools/run_tests.py
 
+# Compiles OBCD's numba kernels first (tools/warm_cache.py: once per environment, then cached), so that
+# the first solve in a notebook does not stall.
 lab: $(STAMP)
+	$(PY) tools/warm_cache.py
 	cd notebooks && ../$(VENV)/bin/jupyter lab $(ROOT_FLAG) 00_index.ipynb
 
 bench: $(STAMP)
@@ -40,10 +43,28 @@ bench: $(STAMP)
 student: $(STAMP)
 	$(PY) tools/student_edition.py --src notebooks --out build/student
 
+# Hand out and grade (otter-grader, docs/course.md): `make assign` writes build/assign/student/ (hand this
+# out) and build/assign/grader/ (one autograder zip per notebook: the hidden tests; keep it). `make grade
+# SUBMISSIONS=<dir>` grades <dir>/<student>/NN_name.ipynb offline, without containers, into
+# build/grades/grades.csv (points per question) and build/grades/feedback/<student>.md.
+assign: $(STAMP)
+	$(PY) tools/assign.py assign --out build/assign
+
+grade: $(STAMP)
+	@test -n "$(SUBMISSIONS)" || (echo "usage: make grade SUBMISSIONS=<folder of <student>/NN_name.ipynb>" && exit 2)
+	$(PY) tools/assign.py grade "$(SUBMISSIONS)" --bundle build/assign/grader --out build/grades
+
+# reveal.js slides from the cells of 01-03 tagged `slide` (tools/build_slides.py; reveal.js from the npm
+# registry at build time, vendored into build/slides/: nothing is loaded from outside when they are shown).
+slides: $(STAMP)
+	$(PY) tools/build_slides.py build/slides
+
 # The course site (docs/, Sphinx): notebooks from their stored outputs, the API from the docstrings, offline;
-# warnings are errors. Open build/site/index.html.
+# warnings are errors. Open build/site/index.html. The student edition by default (no solutions, no hidden
+# tests, no answers); EDITION=instructor builds the full one.
+EDITION ?= student
 site: $(STAMP)
-	$(PY) tools/build_site.py build/site
+	$(PY) tools/build_site.py build/site --edition $(EDITION)
 
 clean:
 	rm -rf $(VENV) build

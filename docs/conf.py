@@ -4,7 +4,10 @@ The site is built offline and loads nothing from another host:
 
 * the notebooks (``notebooks/*.ipynb``, found by glob) are copied into ``docs/notebooks/`` (git-ignored;
   a symlink would not do: Sphinx resolves it, and the notebooks' links to each other break) and
-  rendered from their stored outputs, never executed (``nb_execution_mode = "off"``);
+  rendered from their stored outputs, never executed (``nb_execution_mode = "off"``); in the
+  **student edition** (the default; ``OBCD_SITE_EDITION=instructor``, i.e. ``make site
+  EDITION=instructor``, for the full one) without solutions, hidden tests and answers
+  (``tools/student_edition.py``); every figure gets an alt text from its caption (:func:`figure_alt_texts`);
 * widgets are shown as their stored text fallback and the picture their Output widget held when the
   notebook was recorded (:func:`static_widgets`); no widget manager is loaded;
 * math is typeset by the MathJax 2.7 copy of the ``jupyter_server_mathjax`` wheel, copied into
@@ -20,9 +23,11 @@ fails the build (a public name without a docstring fails ``tests/site/test_docst
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import json
 import logging
+import os
 import pkgutil
 import re
 import shutil
@@ -150,14 +155,84 @@ def static_widgets(notebook: dict) -> dict:
     return notebook
 
 
+#: Which edition of the notebooks the site shows: "student" (default) or "instructor".
+EDITION = os.environ.get("OBCD_SITE_EDITION", "student")
+_MARKUP = re.compile(r"\*\*|__|`|\$|\\[,;!]|[{}]")
+_TEX_WORDS = {"times": "×", "le": "≤", "ge": "≥", "leq": "≤", "geq": "≥", "pm": "±", "ldots": "…", "dots": "…",
+              "to": "→", "in": "∈", "subseteq": "⊆", "supseteq": "⊇", "mathrm": "", "operatorname": "",
+              "tfrac": "", "frac": "", "left": "", "right": "", "mathcal": "", "mathbf": "", "tilde": ""}
+_TITLE_ARGUMENT = re.compile(r"_figure\((?:[^()]|\([^()]*\))*?,\s*(?:title=)?\"([^\"]{8,})\"")
+
+
+def _plain(text: str) -> str:
+    """Markdown and TeX reduced to readable text (emphasis, code marks, dollars and commands dropped)."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)  # links: their text
+    text = re.sub(r"\\([a-zA-Z]+)", lambda m: _TEX_WORDS.get(m[1], m[1]), text)  # \alpha -> alpha
+    return " ".join(_MARKUP.sub("", text).split())
+
+
+def _first_sentence(text: str, limit: int = 240) -> str:
+    """The first sentence of a paragraph, after a bold lead-in (``**Check.**``), as plain text."""
+    text = _plain(re.sub(r"^\s*\*\*[^*]{1,40}\*\*\s*", "", text))
+    end = re.search(r"(?<=[.!?])\s(?=\S)", text[25:])  # a sentence of at least 25 characters
+    end = re.search(r"(?<=[.!?])\s", text[:25 + end.start()]) if end else None
+    text = text[:end.start()] if end else text
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " ..."
+
+
+def figure_alt_texts(notebook: dict) -> dict:
+    """Give every cell with a figure an alt text (myst-nb's ``mystnb.image.alt``), in place.
+
+    The notebooks have no caption field; the caption of a figure is the title its code gives it
+    (``fig = convergence_figure(..., "l1-SPCA, ...")``) and the sentence that describes it: the
+    following "**Check.**" paragraph, else the last paragraph of the markdown cell before it.
+    """
+    cells = notebook.get("cells", [])
+    for i, cell in enumerate(cells):
+        if not any("image/png" in o.get("data", {}) for o in cell.get("outputs", [])):
+            continue
+        source = "".join(cell.get("source", ""))
+        title = _TITLE_ARGUMENT.search(source)
+        after = next((c for c in cells[i + 1:i + 2] if c["cell_type"] == "markdown"), None)
+        before = next((c for c in reversed(cells[:i]) if c["cell_type"] == "markdown"), None)
+        if after is not None and "".join(after["source"]).lstrip().startswith("**Check"):
+            sentence = _first_sentence("".join(after["source"]))
+        elif before is not None:
+            sentence = _first_sentence("".join(before["source"]).strip().split("\n\n")[-1])
+        else:
+            sentence = ""
+        alt = "Figure: " + "; ".join(part for part in (title[1] if title else "", sentence) if part)
+        cell.setdefault("metadata", {}).setdefault("mystnb", {}).setdefault("image", {})["alt"] = alt
+    return notebook
+
+
+def _student_edition():
+    spec = importlib.util.spec_from_file_location("student_edition", ROOT / "tools" / "student_edition.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def site_notebook(notebook: dict, edition: str = EDITION) -> dict:
+    """The notebook as the site shows it: the edition's cells, static widgets, alt texts."""
+    if edition not in ("student", "instructor"):
+        raise ValueError(f"OBCD_SITE_EDITION must be 'student' or 'instructor', not {edition!r}")
+    if edition == "student":
+        import nbformat
+
+        notebook = json.loads(nbformat.writes(_student_edition().student_notebook(
+            nbformat.reads(json.dumps(notebook), as_version=4), keep_outputs=True)))
+    return figure_alt_texts(static_widgets(notebook))
+
+
 def copy_notebooks(source: Path = ROOT / "notebooks", target: Path = Path(__file__).parent / "notebooks") -> None:
-    """Copy every ``source/*.ipynb`` with :func:`static_widgets` applied into ``target`` (only what changed)."""
+    """Copy every ``source/*.ipynb`` as :func:`site_notebook` shows it into ``target`` (only what changed)."""
     target.mkdir(exist_ok=True)
     wanted = {path.name: path for path in sorted(source.glob("*.ipynb"))}
     for stale in set(p.name for p in target.glob("*.ipynb")) - set(wanted):
         (target / stale).unlink()
     for name, path in wanted.items():
-        text = json.dumps(static_widgets(json.loads(path.read_text(encoding="utf-8"))), indent=1) + "\n"
+        text = json.dumps(site_notebook(json.loads(path.read_text(encoding="utf-8"))), indent=1) + "\n"
         copy = target / name
         if not copy.is_file() or copy.read_text(encoding="utf-8") != text:
             copy.write_text(text, encoding="utf-8")

@@ -46,8 +46,32 @@ def find_pyproject(start: Path | str | None = None) -> Path:
     raise FileNotFoundError(f"no pyproject.toml in {here} or any folder above it")
 
 
-def read_requirements(pyproject_path: Path | str, extra: str | None = None) -> list[str]:
-    """``[project] dependencies`` of the file, or its ``[project.optional-dependencies] extra`` list."""
+def checkout_pyproject(start: Path | str | None = None) -> Path | None:
+    """The checkout's pyproject.toml (:func:`find_pyproject`), or None where there is none: an installed
+    wheel used from a folder outside the repository (JupyterHub, Colab, a student's laptop)."""
+    try:
+        return find_pyproject(start)
+    except FileNotFoundError:
+        return None
+
+
+def installed_requirements(extra: str | None = None) -> list[str]:
+    """The requirements the installed ``obcd-lite`` declares (its metadata, written from pyproject.toml
+    when the wheel was built): the dependencies, or one extra's list without its marker."""
+    declared = [Requirement(r) for r in metadata.requires("obcd-lite") or []]
+    if extra is None:  # platform markers stay (check_requirement evaluates them)
+        return [str(r) for r in declared if r.marker is None or "extra" not in str(r.marker)]
+    tagged = [r for r in declared if r.marker is not None and f'extra == "{extra}"' in str(r.marker)]
+    if not tagged:
+        raise KeyError(f"the installed obcd-lite has no optional dependency group {extra!r}")
+    return [str(r).split(";")[0].strip() for r in tagged]
+
+
+def read_requirements(pyproject_path: Path | str | None, extra: str | None = None) -> list[str]:
+    """``[project] dependencies`` of the file, or its ``[project.optional-dependencies] extra`` list;
+    ``None``: the installed package's (:func:`installed_requirements`)."""
+    if pyproject_path is None:
+        return installed_requirements(extra)
     path = Path(pyproject_path)
     project = tomllib.loads(path.read_text(encoding="utf-8"))["project"]
     if extra is None:
@@ -93,11 +117,12 @@ def check_requirement(text: str, do_import: bool = False) -> RequirementCheck:
     return RequirementCheck(req.name, spec, installed, True, "ok")
 
 
-def requirement_report(pyproject_path: Path | str, extra: str | None = None,
+def requirement_report(pyproject_path: Path | str | None, extra: str | None = None,
                        do_import: bool = False) -> list[RequirementCheck]:
     """One :class:`RequirementCheck` per requirement of pyproject.toml, in the file's order.
 
-    ``extra=None`` checks ``[project] dependencies``, ``extra="test"`` the ``test`` extra.
+    ``extra=None`` checks ``[project] dependencies``, ``extra="test"`` the ``test`` extra;
+    ``pyproject_path=None`` reads them from the installed package's metadata instead.
     """
     return [check_requirement(text, do_import) for text in read_requirements(pyproject_path, extra)]
 

@@ -81,3 +81,25 @@ def test_find_pyproject_and_errors(tmp_path):
     assert find_pyproject(nested) == tmp_path / "pyproject.toml"
     with pytest.raises(KeyError, match="no optional dependency group 'docs'"):
         requirement_report(tmp_path / "pyproject.toml", extra="docs")
+
+
+def test_outside_a_checkout_the_installed_metadata_is_read(monkeypatch):
+    """An installed wheel declares its requirements in its metadata (``Requires-Dist``, written from
+    pyproject.toml): the dependencies without a marker, each extra's with ``extra == "..."``."""
+    from obcd_lite.install_check import installed_requirements
+
+    declared = ["numpy>=1.24", "colorama>=0.4; sys_platform == 'win32'", 'nbval>=0.11; extra == "test"',
+                'pytest>=8; extra == "test"', 'otter-grader>=6; extra == "grading"']
+    monkeypatch.setattr(install_check.metadata, "requires", lambda name: declared)
+    assert installed_requirements() == ["numpy>=1.24", 'colorama>=0.4; sys_platform == "win32"']
+    assert installed_requirements("test") == ["nbval>=0.11", "pytest>=8"]
+    assert [c.name for c in requirement_report(None, extra="grading")] == ["otter-grader"]
+    with pytest.raises(KeyError, match="'docs'"):
+        installed_requirements("docs")
+
+
+def test_checkout_pyproject_is_none_outside_a_checkout(tmp_path):
+    from obcd_lite.install_check import checkout_pyproject
+
+    assert checkout_pyproject(tmp_path) is None
+    assert checkout_pyproject(ROOT / "notebooks") == ROOT / "pyproject.toml"

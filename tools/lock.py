@@ -8,14 +8,20 @@ the same packages at the lock's versions. ``tests/test_environment.py`` keeps th
 
     python tools/lock.py             # add what pyproject gained; keep every other pin
     python tools/lock.py --upgrade   # move every pin to the newest release pyproject allows
+    python tools/lock.py --check-wheels   # only check: wheels for Linux, macOS (arm64, x86-64), Windows
+
+Both first write the lock, then check it: every platform of ``PLATFORMS`` must install it from wheels
+alone (``uv pip compile --only-binary :all:`` for that platform; needs PyPI).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 
@@ -26,6 +32,17 @@ ENVIRONMENT = ROOT / "environment.yml"
 #: package for every Python and platform wherever one version can serve them all.
 COMPILE = ["pip", "compile", "--universal", "--fork-strategy", "fewest", "--python-version", "3.11",
            "--all-extras", "--no-header", "--quiet", "pyproject.toml", "-o", LOCK.name]
+#: Platforms the lock must install on from wheels alone (uv's target triples): Linux, macOS on Apple
+#: silicon and on Intel, Windows. ``--check-wheels`` resolves the lock for each with ``--only-binary``.
+PLATFORMS = {"Linux x86-64": "x86_64-unknown-linux-gnu", "macOS arm64": "aarch64-apple-darwin",
+             "macOS x86-64": "x86_64-apple-darwin", "Windows x86-64": "x86_64-pc-windows-msvc"}
+#: Caps for a platform where the newest release has no wheel (universal resolution does not look at
+#: wheels, and pip would build from source: for llvmlite that needs LLVM). Each forks the lock there.
+PLATFORM_CAPS = [
+    # numba 0.62.1 (llvmlite 0.45.1, numpy < 2.4) is the last release with Intel-mac wheels
+    "numba<0.63 ; sys_platform == 'darwin' and platform_machine == 'x86_64'",
+    "argon2-cffi-bindings<26 ; sys_platform == 'darwin' and platform_machine == 'x86_64'",
+]
 HEADER = ("# The exact environment the notebooks' outputs were recorded with. Written by `make lock`\n"
           "# (tools/lock.py) from pyproject.toml; do not edit by hand.\n")
 #: Packages conda-forge does not carry (installed by pip inside the conda environment).
@@ -58,13 +75,19 @@ def pins() -> dict[str, list[tuple[str, str]]]:
 
 
 def environment_yml() -> str:
-    """environment.yml: the declared packages at the lock's versions (Python 3.11's where they fork)."""
+    """environment.yml: the declared packages at the lock's versions (Python 3.11 on Linux x86-64's where
+    they fork: the environment the stored outputs were recorded with)."""
+    from packaging.markers import Marker
+
+    recorded = {"python_version": "3.11", "python_full_version": "3.11.7", "sys_platform": "linux",
+                "platform_machine": "x86_64", "os_name": "posix", "platform_system": "Linux",
+                "implementation_name": "cpython"}
     locked = pins()
     conda, pip = [], []
     for requirement in declared():
         name = requirement_name(requirement)
         versions = locked[name]
-        version = next((v for v, marker in versions if not marker or "< '3.1" in marker), versions[0][0])
+        version = next(v for v, marker in versions if not marker or Marker(marker).evaluate(recorded))
         (pip if name in PIP_ONLY else conda).append(f"{name}=={version}")
     lines = ["# conda env create -f environment.yml  (written by `make lock` from pyproject.toml and",
              "# requirements-lock.txt: the same packages at the same versions; tests/test_environment.py checks)",
@@ -77,14 +100,31 @@ def environment_yml() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--upgrade", action="store_true", help="move every pin to the newest allowed release")
+    parser.add_argument("--check-wheels", action="store_true",
+                        help="only check that the lock installs from wheels on every platform of PLATFORMS")
     args = parser.parse_args()
     uv = shutil.which("uv", path=str(Path(sys.executable).parent)) or shutil.which("uv")
     if uv is None:
         sys.exit("uv is not installed: `pip install -e '.[lock]'` (make lock does this)")
-    subprocess.run([uv, *COMPILE, *(["--upgrade"] if args.upgrade else [])], cwd=ROOT, check=True)
-    LOCK.write_text(HEADER + LOCK.read_text())
-    ENVIRONMENT.write_text(environment_yml())
-    print(f"wrote {LOCK.name} ({len(pins())} packages) and {ENVIRONMENT.name}")
+    if not args.check_wheels:
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as caps:
+            caps.write("\n".join(PLATFORM_CAPS) + "\n")
+        subprocess.run([uv, *COMPILE, "--constraint", caps.name, *(["--upgrade"] if args.upgrade else [])],
+                       cwd=ROOT, check=True)
+        Path(caps.name).unlink()
+        LOCK.write_text(HEADER + LOCK.read_text())
+        ENVIRONMENT.write_text(environment_yml())
+        print(f"wrote {LOCK.name} ({len(pins())} packages) and {ENVIRONMENT.name}")
+    failed = []
+    for label, triple in PLATFORMS.items():
+        done = subprocess.run([uv, "pip", "compile", LOCK.name, "--python-platform", triple, "--python-version", "3.11",
+                               "--only-binary", ":all:", "--no-header", "--quiet", "-o", os.devnull],
+                              cwd=ROOT, capture_output=True, text=True)
+        print(f"{label}: {'installs from wheels' if done.returncode == 0 else 'FAILS'}")
+        if done.returncode:
+            failed.append(f"{label}: {done.stderr.strip()}")
+    if failed:
+        sys.exit("the lock does not install from wheels everywhere:\n" + "\n".join(failed))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,9 @@ In the instructor notebooks (``notebooks/NN_*.ipynb``, stored with outputs and c
   in the student edition every such line ``target = value  # answer`` becomes
   ``target = ...  # your answer`` (one ``...`` per target of a tuple assignment);
 * a cell tagged ``check`` runs the exercise's check: with a placeholder it fails with its hint;
-* cells tagged ``solution`` are removed.
+* cells tagged ``solution`` are removed, and so is the grading markup of otter-grader (raw cells
+  ``# BEGIN QUESTION`` ... ``# END QUESTION`` and every cell between ``# BEGIN TESTS`` and ``# END TESTS``:
+  the hidden tests, which know the answers; ``tools/assign.py`` builds the grader's bundle from them).
 
 Every output, execution count and the stored widget state are cleared (outputs would show the
 answers). Needs only the standard library and nbformat.
@@ -36,13 +38,29 @@ def placeholder_line(line: str) -> str:
     return f"{m['indent']}{', '.join(targets)} = {dots}  {PLACEHOLDER_COMMENT}"
 
 
-def student_notebook(nb):
-    """The student edition of one notebook (a new object; ``nb`` is not changed)."""
+OTTER_MARKUP = re.compile(r"^#\s*(BEGIN|END)\s+(QUESTION|TESTS|SOLUTION|PROMPT)\b")
+
+
+def is_markup(cell) -> bool:
+    """A raw cell of otter-grader's assignment markup (``# BEGIN TESTS``, ``# END QUESTION``, ...)."""
+    return cell.cell_type == "raw" and bool(OTTER_MARKUP.match(cell.source.strip()))
+
+
+def student_notebook(nb, keep_outputs: bool = False):
+    """The student edition of one notebook (a new object; ``nb`` is not changed).
+
+    ``keep_outputs`` (the site's student edition): the stored outputs stay, except those of the
+    answer and check cells; the widget state stays too (the site draws explorers from it).
+    """
     nb = nbformat.from_dict(nb)  # a deep copy
     cells = []
+    in_tests = False
     for cell in nb.cells:
         tags = cell.metadata.get("tags", [])
-        if "solution" in tags:
+        if is_markup(cell):
+            in_tests = cell.source.strip().startswith("# BEGIN TESTS")
+            continue
+        if in_tests or "solution" in tags or "hidden-test" in tags:
             continue
         if "answer" in tags:
             lines = cell.source.splitlines()
@@ -50,12 +68,13 @@ def student_notebook(nb):
             if new == lines:
                 raise ValueError(f"a cell tagged 'answer' has no line ending in '# answer':\n{cell.source}")
             cell.source = "\n".join(new)
-        if cell.cell_type == "code":
+        if cell.cell_type == "code" and (not keep_outputs or {"answer", "check"} & set(tags)):
             cell.outputs = []
             cell.execution_count = None
         cells.append(cell)
     nb.cells = cells
-    nb.metadata.pop("widgets", None)
+    if not keep_outputs:
+        nb.metadata.pop("widgets", None)
     return nb
 
 

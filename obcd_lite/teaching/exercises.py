@@ -1,21 +1,41 @@
-"""Exercise checks of notebooks 01-03: each check prints what it found and, when the answer is
-wrong or still ``...`` (the student edition's placeholder), raises :class:`NotSolvedYet` with a
-hint, so that the check cell fails visibly until the exercise is solved.
+"""Self-checks of the notebooks' exercises that know no answer.
 
-A check cell reads ``check(test, answer_1, ..., hint=...)``; ``test`` returns True or False (and
-may print). The tests that know the right answers live here, not in the notebooks, so a student
-reading the check cell does not read the answer.
+A check cell reads ``check("07.2", my_names, expect=("3b0c5e1d9a6f2b47",), hint="...")``: one entry of
+``expect`` per answer, either
+
+* a **digest** (a string): the answer is right when :func:`answer_digest` of it, under the question's
+  name, equals it. The digest is a salted SHA-256 prefix, so the check cell shows no value, set or
+  verdict; the instructor makes it with ``python tools/assign.py digest 07.2 "{'obcd'}"``;
+* a **verifier** (a callable ``answer -> bool``; what it prints is swallowed): for open answers, where many are
+  right (a weight with 12 critical points, a matrix whose nearest orthogonal matrix is a reflection).
+
+The check prints ``correct``, or raises :class:`NotSolvedYet`: with a placeholder ``...`` it only asks
+for an answer; after a wrong answer it says "not yet" and gives the hint (a tuple of hints: the next
+one after each further wrong attempt). Hints narrow the search; they never state the answer. The
+expected values, and the tests that grade, are the hidden tests of the instructor notebooks
+(``tools/assign.py``, docs/course.md); nothing here can tell a student what is right.
 """
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import io
+import math
+import numbers
+from collections import Counter
 from typing import Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..rounding import fmt
 from ..stiefel import BRANCHES
 from ..validation import as_matrix
 from .critical_points import critical_points_2x2
+
+#: Significant digits a float answer is compared to (the digest rounds to them).
+FLOAT_DIGITS = 4
+_attempts: Counter = Counter()
 
 
 class NotSolvedYet(AssertionError):
@@ -25,22 +45,107 @@ class NotSolvedYet(AssertionError):
         return [f"NotSolvedYet: {self}"]
 
 
-def check(test: Callable[..., bool], *answers, hint: str, **data) -> None:
-    """Print "correct" when ``test(*answers, **data)`` holds; otherwise raise NotSolvedYet(hint).
+def canonical(answer, digits: int = FLOAT_DIGITS) -> str:
+    """The text an answer is digested as: the same for ``True`` and ``np.True_``, for ``36`` and
+    ``36.0``, for ``{"a", "b"}`` and ``{"b", "a"}``; a float at ``digits`` significant digits."""
+    import sympy as sp
 
-    An answer that is still ``...`` fails at once (the test is not run on a placeholder).
+    if isinstance(answer, sp.Basic):
+        answer = sp.simplify(answer)
+        if not answer.is_number:
+            return sp.srepr(answer)
+        answer = float(answer)
+    if isinstance(answer, (bool, np.bool_)):
+        return str(bool(answer))
+    if isinstance(answer, str):
+        return repr(answer)
+    if isinstance(answer, numbers.Real):
+        value = float(answer)
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        if value == int(value) and abs(value) < 1e15:
+            return str(int(value))
+        return f"{value:.{digits - 1}e}"
+    if isinstance(answer, (set, frozenset)):
+        return "{" + ",".join(sorted(canonical(a, digits) for a in answer)) + "}"
+    if isinstance(answer, (list, tuple, np.ndarray)):
+        return "[" + ",".join(canonical(a, digits) for a in answer) + "]"
+    raise TypeError(f"an answer of type {type(answer).__name__} cannot be checked: give a number, "
+                    "True/False, a string, a set or a list")
+
+
+def answer_digest(question: str, answer, digits: int = FLOAT_DIGITS) -> str:
+    """The digest a check compares ``answer`` with (16 hex digits, salted with the question's name)."""
+    return hashlib.sha256(f"obcd-lite {question}: {canonical(answer, digits)}".encode()).hexdigest()[:16]
+
+
+def _matches(question: str, answer, expected) -> bool:
+    if callable(expected):
+        with contextlib.redirect_stdout(io.StringIO()):  # a verifier that reports would show values
+            return bool(expected(answer))
+    if isinstance(answer, numbers.Real) and not isinstance(answer, (bool, np.bool_)) and math.isfinite(answer):
+        # a right float near a rounding boundary still passes: try it a hair above and below
+        return any(answer_digest(question, float(answer) * (1 + s * 1e-9)) == expected for s in (0, 1, -1))
+    return answer_digest(question, answer) == expected
+
+
+def check(question: str, *answers, expect: tuple[str | Callable[..., bool], ...],
+          hint: str | tuple[str, ...]) -> None:
+    """Print ``correct`` when every answer matches its ``expect`` entry; otherwise raise NotSolvedYet.
+
+    A placeholder ``...`` asks for an answer (no hint yet); the n-th wrong attempt at ``question``
+    shows the n-th hint (the last one again after that).
     """
-    if any(answer is Ellipsis for answer in answers):
-        raise NotSolvedYet(f"replace each ... with your answer. Hint: {hint}")
-    if not test(*answers, **data):
-        raise NotSolvedYet(f"not yet. Hint: {hint}")
-    print("correct")
+    if len(expect) != len(answers):
+        raise ValueError(f"check {question!r}: {len(answers)} answers but {len(expect)} expected entries")
+    if any(answer is Ellipsis or (isinstance(answer, tuple) and Ellipsis in answer) for answer in answers):
+        raise NotSolvedYet("replace each ... with your answer, then run this check again")
+    if all(_matches(question, a, e) for a, e in zip(answers, expect)):
+        print("correct")
+        return
+    hints = (hint,) if isinstance(hint, str) else tuple(hint)
+    _attempts[question] += 1
+    raise NotSolvedYet(f"not yet. Hint: {hints[min(_attempts[question], len(hints)) - 1]}")
 
 
-# --- notebook 01 ---------------------------------------------------------------------------------------
+# --- verifiers of open answers (they test a property of the student's answer, and print nothing) -----------
+
+def is_capped_shift(o1, x1, y1) -> Callable[[tuple], bool]:
+    """Exercise 02.2: a verifier of ``(a_shift, b_shift)``: on an interval where entry 1 of u is uncapped
+    with sign o1 and entry 2 capped, p(t) + h(u(t)) equals the smooth p with (a, b) shifted, plus lam tau."""
+    import sympy as sp
+
+    from .symbolic import a, b, d, lam, t, tau, w
+
+    def verify(shifts) -> bool:
+        a_shift, b_shift = shifts
+        rho = sp.sqrt(1 + t**2)
+        for sigma in (1, -1):
+            smooth = sigma * (a + b * t) / rho + (w + d * t) / rho**2
+            h = lam * o1 * sigma * (x1 + t * y1) / rho + lam * tau  # |u_1| = o1 u_1, entry 2 at the cap
+            shifted = sigma * ((a + a_shift) + (b + b_shift) * t) / rho + (w + d * t) / rho**2 + lam * tau
+            if sp.simplify(smooth + h - shifted) != 0:
+                return False
+        return True
+
+    return verify
+
+
+def rotations_cannot_make_nonnegative(Z, grid: int = 20001) -> bool:
+    """Exercise 02.4: a verifier of ``Z`` (2 x r): no rotation V on a fine grid gives V Z >= 0."""
+    from ..stiefel import branch_matrix
+
+    Z = np.asarray(Z, dtype=float)
+    if Z.ndim != 2 or Z.shape[0] != 2:
+        return False
+    thetas = np.linspace(0.0, 2 * np.pi, grid)
+    return not bool(np.any(np.all(branch_matrix("rot", thetas) @ Z >= -1e-12, axis=(1, 2))))
+
+
+# --- verifiers that print what they found (the check swallows it: a student sees only "correct" or a hint) ---
 
 def check_reflection_target(T: ArrayLike) -> bool:
-    """is the minimizer of ||V - T||_F^2 over O(2) a reflection (and unique)?
+    """Exercise 01.1: is the minimizer of ||V - T||_F^2 over O(2) a reflection (and unique)?
 
     Prints what it found and returns True when every global minimizer has det = -1.
     """
@@ -92,166 +197,6 @@ def check_cayley_det(Q: "sympy.MatrixBase") -> bool:  # noqa: F821 (sympy is imp
     return ok
 
 
-def eight_is_impossible(answer: bool, T, mu_grid=np.linspace(0.0, 10.0, 401)) -> bool:
-    """Is ``answer`` the truth of "no mu in [0, 10] gives exactly 8 critical points for T"?"""
-    from .critical_points import critical_points_2x2
-
-    counts = sorted({len(critical_points_2x2(T, mu)) for mu in mu_grid})
-    print(f"counts seen for mu in [0, 10]: {counts}")
-    return bool(answer) == (8 not in counts)
-
-
-# --- notebook 02 ---------------------------------------------------------------------------------------
-
-def lost_root(c4_value, kind: str) -> bool:
-    """Exercise 02.1: c4 when a = d (sympy's c4 = d^2 - a^2), and the candidate kind at t = +-inf."""
-    import sympy as sp
-
-    from .symbolic import a, d, quartic_symbolic
-
-    c4 = sp.simplify(quartic_symbolic()[0].subs(a, d))
-    print(f"your c4 = {c4_value}, kind = {kind!r}")
-    return sp.simplify(sp.sympify(c4_value) - c4) == 0 and kind == "cos0"
-
-
-def capped_shift(a_shift, b_shift, o1, x1, y1) -> bool:
-    """Exercise 02.2: on an interval where entry 1 is uncapped with sign o1 and entry 2 capped,
-    is p(t) + h(u(t)) = the smooth p with (a, b) -> (a + a_shift, b + b_shift), plus lam tau?"""
-    import sympy as sp
-
-    from .symbolic import a, b, d, lam, t, tau, w
-
-    rho = sp.sqrt(1 + t**2)
-    total = {}
-    for sigma in (1, -1):
-        smooth = sigma * (a + b * t) / rho + (w + d * t) / rho**2
-        h = lam * o1 * sigma * (x1 + t * y1) / rho + lam * tau  # |u_1| = o1 u_1, entry 2 at the cap
-        shifted = sigma * ((a + a_shift) + (b + b_shift) * t) / rho + (w + d * t) / rho**2 + lam * tau
-        total[sigma] = sp.simplify(smooth + h - shifted)
-    print(f"(p + h) - (shifted p + lam tau) on both half circles: {list(total.values())}")
-    return all(v == 0 for v in total.values())
-
-
-def root_sigmas(answer, Qt, P, Z, branch: int = 0) -> bool:
-    """Exercise 02.3: the half circle (sigma) on which each real quartic root (sorted by t) is stationary."""
-    from ..subproblem import branch_coefficients, quartic_coefficients
-    from .symbolic import real_roots
-
-    a_, b_, cq, d_, e_, _, _ = branch_coefficients(Qt, P, Z)
-    w_ = cq[branch] - e_[branch]
-    roots = np.sort(real_roots(quartic_coefficients(a_[branch], b_[branch], w_, d_[branch])))
-    G = d_[branch] - 2 * w_ * roots - d_[branch] * roots**2
-    H = (b_[branch] - a_[branch] * roots) * np.hypot(1.0, roots)
-    want = [1 if abs(g + hh) < 1e-9 else -1 for g, hh in zip(G, H)]
-    print(f"{roots.size} real roots; your sigmas: {list(answer)}")
-    return [int(s) for s in answer] == want
-
-
-def nonneg_infeasible(Z, ref_feasible: bool, value: float, grid: int = 20001) -> bool:
-    """Exercise 02.4: no rotation makes V Z >= 0; is a reflection feasible; what does solve_2x2_full return?"""
-    from ..penalties import NonNeg
-    from ..stiefel import branch_matrix
-    from ..subproblem import solve_2x2_full
-
-    Z = np.asarray(Z, dtype=float)
-    thetas = np.linspace(0.0, 2 * np.pi, grid)
-    feasible = {br: bool(np.any(np.all(branch_matrix(br, thetas) @ Z >= -1e-12, axis=(1, 2)))) for br in ("rot", "ref")}
-    solved = solve_2x2_full(np.eye(4), np.zeros((2, 2)), Z, NonNeg()).value
-    print(f"feasible on a grid: {feasible}; solve_2x2_full value: {solved}")
-    return not feasible["rot"] and feasible["ref"] == bool(ref_feasible) and (
-        (np.isinf(value) and np.isinf(solved)) or np.isclose(value, solved))
-
-
-# --- notebook 03 ---------------------------------------------------------------------------------------
-
-def factor_counts(count: int, reflections_minus: int, reflections_plus: int, n: int = 9, rng=0) -> bool:
-    """Exercise 03.1: factors of jacobi_givens_qr for n, and its reflections for det -1 and det +1."""
-    from .completeness import jacobi_givens_qr, random_orthogonal, reflection_steps
-
-    f_minus = jacobi_givens_qr(random_orthogonal(n, -1, rng))
-    f_plus = jacobi_givens_qr(random_orthogonal(n, +1, rng))
-    return (count == len(f_minus) == len(f_plus) and reflections_minus == len(reflection_steps(f_minus))
-            and reflections_plus == len(reflection_steps(f_plus)))
-
-
-def reflection_step(step: int, rows, D) -> bool:
-    """Exercise 03.2: 1-based step and rows of the reflection of jacobi_givens_qr(D, "distinct")."""
-    from .completeness import jacobi_givens_qr, reflection_steps
-
-    factors = jacobi_givens_qr(D, "distinct")
-    (pos,) = reflection_steps(factors)
-    return (step, tuple(rows)) == (pos + 1, tuple(factors[pos][:2]))
-
-
-def cyclic_shift(reflections: int, swap_theta: float) -> bool:
-    """Exercise 03.3: reflections in the factorization of the 4-cycle, and the angle of the swap."""
-    from .completeness import describe_factors, jacobi_givens_qr, reflection_steps
-
-    P = np.roll(np.eye(4), 1, axis=0)
-    ((_, _, swap_V),) = jacobi_givens_qr([[0.0, 1.0], [1.0, 0.0]])
-    _, _, branch, theta = describe_factors([(0, 1, swap_V)])[0]
-    return reflections == len(reflection_steps(jacobi_givens_qr(P))) and branch == "ref" and bool(
-        np.isclose(np.angle(np.exp(1j * (theta - swap_theta))), 0.0))
-
-
-def rotations_reach(r_less_than_n: bool, floor_r_equal_n: float, n: int = 5, r: int = 2, rng=0) -> bool:
-    """Exercise 03.4: do rotations alone reach every X from X0 when r < n (det +1 map exists), and
-    the least ||X - T||^2 over det +1 matrices when T in O(n) has det -1 (r = n)."""
-    from ..stiefel import random_stiefel
-    from .completeness import closest_with_det, orthogonal_map, random_orthogonal
-
-    gen = np.random.default_rng(rng)
-    X0, X = random_stiefel(n, r, gen), random_stiefel(n, r, gen)
-    D = orthogonal_map(X0, X, det=+1)
-    reach = bool(np.allclose(D @ X0, X) and np.linalg.det(D) > 0)
-    floor = closest_with_det(random_orthogonal(n, -1, gen), det=+1)[1]
-    return bool(r_less_than_n) == reach and bool(np.isclose(floor_r_equal_n, floor))
-
-
-# --- notebook 07 ---------------------------------------------------------------------------------------
-
-def procrustes_gap(gap: float, M, p: int) -> bool:
-    """Exercise 07.1: the floor F_floor - F* of a rotations-only method on -tr(X^T M)/p when det X0
-    is the wrong sign, in closed form (compared with the two special-Procrustes optima)."""
-    from ..experiments.relatives import special_procrustes
-
-    best = special_procrustes(M, 1)[1], special_procrustes(M, -1)[1]
-    truth = abs(best[0] - best[1]) / p
-    print(f"your gap = {gap:.6g}; max over det +1 minus max over det -1, divided by p = {truth:.6g}")
-    return bool(np.isclose(gap, truth, rtol=1e-9, atol=0.0))
-
-
-def which_reach(names, p: int = 4, sweeps: int = 100, rng=0) -> bool:
-    """Exercise 07.2: which of rcd, obcd_rot, obcd_step, obcd get below the floor on a det-mismatched
-    Procrustes instance (run here, not looked up)."""
-    from ..experiments.relatives import procrustes_instance, procrustes_runs
-
-    inst = procrustes_instance(p, mismatch=True, rng=rng)
-    methods = {name: (name, {}) for name in ("rcd", "obcd_rot", "obcd_step", "obcd")}
-    runs = procrustes_runs(inst, methods, sweeps=sweeps)
-    below = {name for name, res in runs.items() if res.F < inst.F_floor - 1e-9 * abs(inst.F_floor)}
-    print(f"below the floor after {sweeps} sweeps (p = {p}): {sorted(below)}")
-    return set(names) == below
-
-
-def floor_is_critical(answer: bool, p: int = 6, rng=0) -> bool:
-    """Exercise 07.3: is the floor point (the minimizer over the start's component of O(p)) a critical
-    point of Definition 3.4? Decided here by ``optimality.is_critical`` at the special-Procrustes point."""
-    from ..experiments.relatives import procrustes_instance, special_procrustes
-    from ..optimality import riemannian_residual
-
-    inst = procrustes_instance(p, mismatch=True, rng=rng)
-    X_floor = special_procrustes(inst.M, inst.det_start)[0]
-    residual = riemannian_residual(inst.problem, X_floor)
-    critical = residual <= 1e-8 * (1.0 + float(np.linalg.norm(inst.problem.grad(X_floor))))
-    print(f"p = {p}, det-mismatched instance: dist(0, d_M F) at the floor point = "
-          f"{'< 1e-12' if residual < 1e-12 else f'{residual:.2e}'}; critical: {critical}")
-    return bool(answer) == critical
-
-
-
-# --- notebook 08 ---------------------------------------------------------------------------------------
-
 def density_gradient(gradient, rng=0) -> bool:
     """Exercise 08.1: is ``gradient(X)`` the Euclidean gradient of g(X) = 1/4 sum_i rho_i^2, rho = diag(X X^T)?
     Compared with central differences at random points (not only on St(n, r): the formula must hold in R^{n x r})."""
@@ -273,24 +218,3 @@ def density_gradient(gradient, rng=0) -> bool:
         if not np.allclose(G, numeric, rtol=1e-5, atol=1e-6):
             return False
     return True
-
-
-def density_lipschitz(L) -> bool:
-    """Exercise 08.2: is L the smallest Lipschitz constant of grad g (g of exercise 08.1) over the matrices whose
-    rows have norm <= 1 (every segment between two points of St(n, r) stays there)? The Hessian of
-    1/4 rho_i^2 in row i is rho_i I + 2 x_i x_i^T, of norm 3 rho_i <= 3."""
-    return bool(np.isfinite(float(L)) and abs(float(L) - 3.0) <= 1e-9)
-
-
-def nonneg_level(answer: bool, rng=0) -> bool:
-    """Exercise 08.3: is OBCD's output on the nonnegative factorization (X >= 0, notebook 08's Section 6) critical,
-    as Theorem 3.8(a) (BS_2 => critical, true for X >= 0) predicts? The check classifies the point."""
-    from ..optimality import classify
-    from .your_problem import PENALIZED_BUDGET, instance, penalty
-    from ..solvers import obcd
-
-    inst = instance("factorization", rng)
-    problem = inst.smooth(penalty("nonneg"), bound=False)
-    X = obcd(problem, inst.X0, max_iter=PENALIZED_BUDGET["factorization"], rng=rng).X
-    c = classify(problem, X, ks=(2,), zero_tol=1e-10)
-    return bool(answer) == bool(c.critical and c.bs[2])

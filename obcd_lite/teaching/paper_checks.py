@@ -281,32 +281,6 @@ def kron_q(n: int = 6, r: int = 3, k: int = 3, rng=0) -> dict:
             "c2b": float(np.linalg.eigvalsh(L * spec(Z) ** 2 * np.eye(k * k) - QL).min())}
 
 
-# --- exercise checks of notebook 06 (used with obcd_lite.teaching.exercises.check) ---------------------------
-
-def false_statement_count(answer: int) -> bool:
-    """Exercise 06.1: how many numbered statements have at least one false part."""
-    from .ledger import LEDGER
-
-    return answer == len({r["label"] for r in LEDGER if r["verdict"] == "false"})
-
-
-def blocks_through(pair_count: int, index_count: int, n: int = 5, k: int = 3) -> bool:
-    """Exercise 06.2: of the C(n, k) blocks, how many contain a given pair {i, j}, and how many a given index i
-    (Lemma A.4's two coefficients, counted here by enumeration)."""
-    blocks = list(itertools.combinations(range(n), k))
-    return (pair_count == sum({0, 1} <= set(B) for B in blocks)
-            and index_count == sum(0 in B for B in blocks))
-
-
-def skew_ratio(ratio: float, n: int = 5, r: int = 2, rng=0) -> bool:
-    """Exercise 06.3: ||G - X G^T X|| / ||P_T(G)|| for G = X W, W skew (Remark 3.5's two measures)."""
-    rng = np.random.default_rng(rng)
-    X = random_stiefel(n, r, rng=rng)
-    A = rng.standard_normal((r, r))
-    G = X @ (A - A.T)
-    return abs(ratio - np.linalg.norm(G - X @ G.T @ X) / np.linalg.norm(_project_tangent(X, G))) < 1e-9
-
-
 __all__ = ["update_identities", "subproblem_reduction", "remark_3_5", "block_map_rank", "lemma_a2_slack",
            "lemma_a4_residual", "tangent_projection", "lemma_a8_residual", "lemma_a9_slack", "lemma_a10_ratio",
-           "kron_q", "false_statement_count", "blocks_through", "skew_ratio"]
+           "kron_q"]

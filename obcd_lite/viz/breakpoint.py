@@ -64,7 +64,7 @@ def stepper_figure(state: dict, figsize=(8.5, 4.4)):
                     ax.plot(u, val, marker, color=colour, ls="none", ms=7, mfc="none", mew=1.5)
         if "chosen" in state and state["chosen"]["branch"] == branch:
             j = chosen_index(cs)
-            ax.plot(marker_position(cs, j)[2], cs.value[j], "*", color="gold", mec="k", ms=16, label="chosen",
+            ax.plot(marker_position(cs, j)[2], cs.value[j], "*", color="#7b3294", mec="k", ms=16, label="chosen",
                     zorder=5)
         if "brute" in state:
             ax.axhline(state["brute"].value, color="k", lw=0.8, ls=":", label="brute force")

@@ -12,6 +12,7 @@ Playwright only drives Debian's chromium; its own browser download (``playwright
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -33,6 +34,12 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 #: A common laptop screen: the screenshots show what a student sees at this size.
 VIEWPORT = {"width": 1366, "height": 900}
 SERVER_START_TIMEOUT = 60.0
+#: Resolves once MathJax 2 has typeset the page (its queue runs our callback after the typesetting).
+TYPESET_JS = """() => new Promise(resolve => {
+    const wait = () => (window.MathJax && MathJax.Hub && MathJax.isReady)
+        ? MathJax.Hub.Queue(() => resolve(true)) : setTimeout(wait, 50);
+    wait();
+})"""
 SERVER_STOP_TIMEOUT = 20.0
 ACTION_TIMEOUT = 15.0
 #: Lab settings written into the private settings folder: (plugin file, settings).
@@ -185,3 +192,48 @@ def lab_page(browser):
     page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
     yield page, errors
     context.close()
+
+
+def watched_page(context, local_host: str = "127.0.0.1"):
+    """A new page of ``context`` that may load only from ``local_host``: returns the page and the lists
+    it fills — requests to other hosts (aborted), failed requests, console errors and uncaught errors."""
+    from urllib.parse import urlsplit
+
+    outside: list[str] = []
+    failed: list[str] = []
+    errors: list[str] = []
+
+    def only_local(route):
+        url = urlsplit(route.request.url)
+        if url.hostname == local_host or url.scheme in ("data", "blob", "about"):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_local)
+    page = context.new_page()
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    page.on("requestfailed", lambda req: failed.append(f"{req.url}: {req.failure}"))
+    return page, outside, failed, errors
+
+
+@contextlib.contextmanager
+def served(folder: Path, local_host: str = "127.0.0.1"):
+    """``folder`` served by ``http.server`` on ``local_host`` at a free port: yields the base URL."""
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format, *args):  # keep the test output clean
+            pass
+
+    server = http.server.ThreadingHTTPServer((local_host, 0), functools.partial(Quiet, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://{local_host}:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -16,17 +16,13 @@ and saves a screenshot of the top of each page to ``artifacts/screenshots/site-<
 """
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
 from obcd_lite.widgets.base import FALLBACK_TEXT
 
-from .conftest import VIEWPORT
+from .conftest import TYPESET_JS, VIEWPORT, served, watched_page
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -38,12 +34,6 @@ RICH_PAGE = "notebooks/01_rotation_vs_reflection.html"
 MATHJAX_TIMEOUT = 60  # seconds; typesetting a long notebook page on a loaded 2-core machine
 LOCAL_HOST = "127.0.0.1"
 
-# Resolves once MathJax 2 has typeset the page (its queue runs our callback after the typesetting).
-TYPESET_JS = """() => new Promise(resolve => {
-    const wait = () => (window.MathJax && MathJax.Hub && MathJax.isReady)
-        ? MathJax.Hub.Queue(() => resolve(true)) : setTimeout(wait, 50);
-    wait();
-})"""
 # The visible text without code blocks and scripts (MathJax keeps each formula's TeX in a script).
 VISIBLE_TEXT_JS = """() => {
     const body = document.body.cloneNode(true);
@@ -63,43 +53,17 @@ IMAGES_JS = """() => Promise.all([...document.images].map(img => img.decode().th
     () => [img.getAttribute('src').slice(0, 80), 0])))"""
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # keep the test output clean
-        pass
-
-
 @pytest.fixture(scope="module")
 def site_url(built_site):
     """The built site served on 127.0.0.1 at a free port, for this module."""
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
-    server = http.server.ThreadingHTTPServer((LOCAL_HOST, 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://{LOCAL_HOST}:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with served(built_site, LOCAL_HOST) as url:
+        yield url
 
 
 @pytest.mark.parametrize("page_path", PAGES)
 def test_site_page_in_a_real_browser(browser, site_url, page_path):
     context = browser.new_context(viewport=VIEWPORT)
-    outside: list[str] = []
-    failed: list[str] = []
-    errors: list[str] = []
-
-    def only_local(route):
-        url = urlsplit(route.request.url)
-        if url.hostname == LOCAL_HOST or url.scheme in ("data", "blob", "about"):
-            route.continue_()
-        else:
-            outside.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", only_local)
-    page = context.new_page()
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
-    page.on("requestfailed", lambda req: failed.append(f"{req.url}: {req.failure}"))
+    page, outside, failed, errors = watched_page(context, LOCAL_HOST)
     try:
         page.goto(f"{site_url}/{page_path}", wait_until="load")
         counts = page.evaluate(MATH_COUNTS_JS)

@@ -13,7 +13,6 @@ from obcd_lite.experiments.relatives import (ablation_grid, agreement_census, cr
 from obcd_lite.solvers import manpg
 from obcd_lite.stiefel import random_stiefel
 from obcd_lite.teaching.completeness import closest_with_det, random_orthogonal
-from obcd_lite.teaching.exercises import floor_is_critical, procrustes_gap, which_reach
 
 
 # --- the floor ------------------------------------------------------------------------------------
@@ -156,13 +155,3 @@ def test_ablation_grid_records_declines_and_the_best_value():
     assert set(values["variant"]) == {"one step", "rotations only", "k = 2, scalar Q", "k = 3"}
     assert not (values["variant"] == "OBCD").any()
 
-
-# --- the exercises -------------------------------------------------------------------------------------
-
-def test_exercise_checks_accept_the_answer_and_reject_others():
-    inst = procrustes_instance(6, mismatch=False, rng=0)
-    assert procrustes_gap(procrustes_floor_gap(inst.M) / 6, inst.M, 6)
-    assert not procrustes_gap(procrustes_floor_gap(inst.M), inst.M, 6)
-    assert which_reach({"obcd"})
-    assert not which_reach({"obcd", "rcd"})
-    assert floor_is_critical(True) and not floor_is_critical(False)  # the floor point is a local minimum on O(p)

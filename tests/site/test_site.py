@@ -156,3 +156,24 @@ def test_every_internal_link_and_anchor_exists(built_site, pages):
                     and unquote(parts.fragment) not in pages[target].ids:
                 broken.append(f"{where} (no id {parts.fragment!r})")
     assert broken == []
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_the_site_is_the_student_edition(built_site, notebook):
+    """``make site`` publishes the student edition: no solution, no hidden test, no grading markup and
+    no answer line (each is ``...  # your answer``); the instructor edition needs EDITION=instructor."""
+    html = html_text.unescape((built_site / "notebooks" / f"{notebook.stem}.html").read_text(encoding="utf-8"))
+    for leak in ("One possible solution", "BEGIN TEST CONFIG", "BEGIN QUESTION", "# answer\n"):
+        assert leak not in html
+    stored = json.loads(notebook.read_text(encoding="utf-8"))
+    answers = sum("answer" in c["metadata"].get("tags", []) for c in stored["cells"])
+    assert html.count("# your answer") >= answers
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_figure_has_an_alt_text_from_its_caption(built_site, notebook):
+    html = (built_site / "notebooks" / f"{notebook.stem}.html").read_text(encoding="utf-8")
+    for tag in re.findall(r"<img [^>]*>", html):
+        alt = re.search(r'alt="([^"]*)"', tag)
+        assert alt is not None, tag
+        assert alt[1].startswith("Figure: ") and len(alt[1]) > 20 and not re.search(r"[0-9a-f]{32}", alt[1]), tag

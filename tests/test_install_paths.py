@@ -1,0 +1,91 @@
+"""Install paths without make: the README's lines, a lock that resolves on every platform a student has,
+and a Binder configuration that uses the lock. (The fresh venv and the wheel run in CI:
+tools/fresh_install_check.py, after make test in .ci/run.)"""
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+from packaging.markers import Marker
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("lock_tool", ROOT / "tools" / "lock.py")
+lock_tool = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(lock_tool)
+_spec = importlib.util.spec_from_file_location("fresh_install_check", ROOT / "tools" / "fresh_install_check.py")
+fresh = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fresh)
+
+#: The environments a course meets (PEP 508 marker values), with Python 3.11 and 3.13.
+PLATFORMS = {
+    "Linux x86-64": {"sys_platform": "linux", "platform_machine": "x86_64", "os_name": "posix", "platform_system": "Linux"},
+    "macOS arm64": {"sys_platform": "darwin", "platform_machine": "arm64", "os_name": "posix", "platform_system": "Darwin"},
+    "macOS x86-64": {"sys_platform": "darwin", "platform_machine": "x86_64", "os_name": "posix", "platform_system": "Darwin"},
+    "Windows x86-64": {"sys_platform": "win32", "platform_machine": "AMD64", "os_name": "nt", "platform_system": "Windows"},
+}
+PYTHONS = {"3.11": "3.11.9", "3.13": "3.13.1"}
+
+
+def _environment(platform: str, python: str) -> dict:
+    return {**PLATFORMS[platform], "python_version": python, "python_full_version": PYTHONS[python],
+            "implementation_name": "cpython", "platform_python_implementation": "CPython"}
+
+
+def _selected(env: dict) -> dict[str, str]:
+    """Package -> version that pip installs from the lock in ``env`` (each marker evaluated)."""
+    chosen: dict[str, list[str]] = {}
+    for name, versions in lock_tool.pins().items():
+        for version, marker in versions:
+            if not marker or Marker(marker).evaluate(env):
+                chosen.setdefault(name, []).append(version)
+    duplicates = {name: v for name, v in chosen.items() if len(v) > 1}
+    assert not duplicates, f"two pins of the same package apply: {duplicates}"
+    return {name: v[0] for name, v in chosen.items()}
+
+
+@pytest.mark.parametrize("python", PYTHONS)
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_the_lock_resolves_on_every_platform(platform, python):
+    """Every declared dependency gets exactly one pin, and the platform's own packages are there:
+    pywinpty and colorama on Windows, appnope on macOS, pexpect elsewhere."""
+    selected = _selected(_environment(platform, python))
+    for requirement in lock_tool.declared():
+        assert lock_tool.requirement_name(requirement) in selected, (platform, requirement)
+    windows, mac = platform.startswith("Windows"), platform.startswith("macOS")
+    assert ("pywinpty" in selected) == windows and ("colorama" in selected) == windows
+    assert ("appnope" in selected) == mac and ("pexpect" in selected) == (not windows)
+
+
+def test_intel_macs_get_the_last_numba_with_wheels():
+    """numba 0.63+ (llvmlite 0.46+) has no Intel-mac wheel: the lock forks there (tools/lock.py PLATFORM_CAPS;
+    `python tools/lock.py --check-wheels` resolves each platform with wheels only)."""
+    intel = _selected(_environment("macOS x86-64", "3.11"))
+    linux = _selected(_environment("Linux x86-64", "3.11"))
+    assert intel["numba"].startswith("0.62.") and intel["llvmlite"].startswith("0.45.")
+    assert linux["numba"] != intel["numba"]
+    assert set(lock_tool.PLATFORMS) == set(PLATFORMS)
+
+
+def test_the_readme_installs_without_make():
+    """The README's block is what tools/fresh_install_check.py runs literally in CI; the Windows block
+    says the same with .venv\\Scripts."""
+    lines = fresh.readme_lines()
+    assert lines[0] == "python -m venv .venv"
+    assert lines[1] == ".venv/bin/python -m pip install -r requirements-lock.txt"
+    assert lines[2] == ".venv/bin/python -m pip install --no-deps -e ."
+    assert lines[3].startswith(".venv/bin/jupyter lab")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for line in (".venv\\Scripts\\python -m pip install -r requirements-lock.txt",
+                 ".venv\\Scripts\\python -m pip install --no-deps -e .", ".venv\\Scripts\\jupyter lab"):
+        assert line in readme
+    assert "macOS" in readme
+
+
+def test_binder_installs_the_lock():
+    requirements = (ROOT / "binder" / "requirements.txt").read_text().split("\n")
+    assert "-r ../requirements-lock.txt" in requirements
+    assert re.fullmatch(r"python-3\.1[1-9]\n", (ROOT / "binder" / "runtime.txt").read_text())
+    post = (ROOT / "binder" / "postBuild").read_text()
+    assert "pip install --no-deps -e ." in post and "student_edition.py" in post and "warm_cache.py" in post
