@@ -46,8 +46,14 @@ def convergence_axes(ax, histories: pd.DataFrame, F_best: float, label_by=("meth
 
 
 def sparsity_axes(ax, X: np.ndarray, title: str = "", tol: float = NNZ_TOL) -> None:
-    """The pattern |X_ij| > tol (black) of an n x r loading matrix."""
-    ax.imshow(np.abs(X) > tol, cmap="Greys", aspect="auto", interpolation="nearest")
+    """The pattern |X_ij| > tol (black) of an n x r loading matrix.
+
+    The colour scale is pinned to [0, 1] (zero white, nonzero black): left to matplotlib, an image
+    that is all True (dense X) would be scaled to its own single value and drawn white, like an
+    empty one.
+    """
+    ax.imshow((np.abs(X) > tol).astype(float), cmap="Greys", vmin=0.0, vmax=1.0, aspect="auto",
+              interpolation="nearest")
     ax.set_xlabel("column j")
     ax.set_ylabel("row i")
     ax.set_title(title or f"nnz = {int(np.count_nonzero(np.abs(X) > tol))}")
@@ -78,27 +84,33 @@ def convergence_figure(histories: pd.DataFrame, F_best: float, title: str = "") 
     return fig
 
 
+#: Sparsity panels per row of the explorer's figure; more methods wrap onto further rows.
+PANELS_PER_ROW = 6
+
+
 def comparison_figure(comparison) -> plt.Figure:
-    """The explorer's figure: curves, the sparsity pattern of each method's X, and for the full
-    digits the first method's loadings as images."""
+    """The explorer's figure: the curves across the top, below them the sparsity pattern of each
+    method's X in rows of :data:`PANELS_PER_ROW` (any number of methods stays readable), and for
+    the full digits the first method's loadings as images."""
     points = comparison.experiment.points
     records = comparison.experiment.records
     ran = [(m, run) for m, run in zip(records["method"], records["run"]) if run in points]
     images = comparison.image_shape is not None and ran
-    ncols = 1 + max(len(ran), 1)
-    nrows = 2 if images else 1
-    fig = plt.figure(figsize=(3.0 + 1.8 * ncols, 3.4 * nrows))
-    grid = fig.add_gridspec(nrows, ncols, width_ratios=[2.6] + [1.0] * (ncols - 1))
-    ax = fig.add_subplot(grid[0, 0])
+    ncols = max(min(len(ran), PANELS_PER_ROW), 3)
+    pattern_rows = -(-len(ran) // PANELS_PER_ROW)
+    heights = [3.2] + [2.4] * pattern_rows + ([1.6] if images else [])
+    fig = plt.figure(figsize=(9.0, sum(heights) + 0.4))
+    grid = fig.add_gridspec(len(heights), ncols, height_ratios=heights)
+    ax = fig.add_subplot(grid[0, :])
     convergence_axes(ax, comparison.histories, comparison.F_best)
     ax.set_title(f"{comparison.problem}, {comparison.dataset}, λ = {comparison.lam:.3g}")
-    for col, (method, run) in enumerate(ran, start=1):
-        sparsity_axes(fig.add_subplot(grid[0, col]), points[run], f"{method}\nnnz = "
-                      f"{int(np.count_nonzero(np.abs(points[run]) > NNZ_TOL))}")
+    for i, (method, run) in enumerate(ran):
+        sparsity_axes(fig.add_subplot(grid[1 + i // PANELS_PER_ROW, i % PANELS_PER_ROW]), points[run],
+                      f"{method}\nnnz = {int(np.count_nonzero(np.abs(points[run]) > NNZ_TOL))}")
     if images:
         method, run = ran[0]
         X = points[run]
-        inner = grid[1, :].subgridspec(1, X.shape[1])
+        inner = grid[-1, :].subgridspec(1, X.shape[1])
         vmax = float(np.max(np.abs(X))) or 1.0
         for j in range(X.shape[1]):
             axj = fig.add_subplot(inner[0, j])

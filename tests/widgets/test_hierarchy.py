@@ -50,3 +50,15 @@ def test_the_relatives_in_the_explorer():
 def test_bad_r():
     with pytest.raises(ValueError, match="r must be an integer with 1 <= r <= n = 3"):
         explore(n=3, r=4)
+
+
+def test_an_invalid_combination_clears_the_figure_and_says_why():
+    """k = 3 with l0: no figure of the earlier k = 2 setting stays; the text names the reason."""
+    ex = build_explorer(n=3, r=1, penalty="l0")
+    assert len(ex.out.outputs) == 1
+    ex.controls["k"].value = 3
+    assert ex.out.outputs == () and ex.state["value"] is None
+    text = ex.widget.children[-1].value
+    assert "cannot be shown" in text and "needs h = Zero()" in text
+    ex.controls["k"].value = 2
+    assert len(ex.out.outputs) == 1 and ex.state["error"] is None
