@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..rounding import fmt, snap_point
+from ..rounding import equals, fmt, snap_point
 from ..validation import as_matrix, check_nonnegative, check_stiefel
 from .block_stationarity import block_report
 from .criticality import Residual, residual_details
@@ -62,8 +62,8 @@ class Classification:
     def summary(self) -> str:
         """A text report of every certificate, the same on every CPU (numbers through ``rounding.fmt``:
         certificates at rounding level print as ``< 1e-12``)."""
-        lines = [f"F(X) = {fmt(self.F, 6)}",
-                 f"critical: {self.critical}  (dist(0, d_M F(X)) = {fmt(self.residual.value, 2, style='e')}, "
+        lines = [f"F(X) {equals(self.F, 6)}",
+                 f"critical: {self.critical}  (dist(0, d_M F(X)) {equals(self.residual.value, 2, style='e')}, "
                  f"{self.residual.free} free subgradient entries)"]
         for k, rep in self.blocks.items():
             kind = f"{len(rep.gaps)} of {rep.total} blocks (sampled)" if rep.sampled else f"all {rep.total} blocks"

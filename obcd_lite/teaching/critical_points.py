@@ -37,7 +37,7 @@ from numpy.typing import ArrayLike
 
 from ..penalties import L1, Zero
 from ..problems import procrustes
-from ..rounding import first_minimizer, fmt, zero_mask
+from ..rounding import equals, first_minimizer, fmt, zero_mask
 from ..stiefel import BRANCHES, branch_matrix
 from ..subproblem import block_data, majorizer_value, solve_2x2_unchecked
 from ..validation import as_matrix, check_nonnegative, check_stiefel
@@ -216,8 +216,8 @@ def check_reflection_target(T: ArrayLike) -> bool:
     T = as_matrix(T, "T", (2, 2))
     best_by_branch = {branch: min(pt.value for pt in critical_points_2x2(T) if pt.branch == branch)
                       for branch in BRANCHES}
-    print(f"min over rotations   = {fmt(best_by_branch['rot'], 6)}")
-    print(f"min over reflections = {fmt(best_by_branch['ref'], 6)}")
+    print(f"min over rotations   {equals(best_by_branch['rot'], 6)}")
+    print(f"min over reflections {equals(best_by_branch['ref'], 6)}")
     ok = best_by_branch["ref"] < best_by_branch["rot"] - 1e-9
     print("correct: the minimizer is a reflection" if ok else
           "not yet: a rotation does at least as well; try making det(T) negative")
@@ -232,7 +232,7 @@ def check_critical_count(T: ArrayLike, mu: float, expected: int) -> bool:
     points = critical_points_2x2(T, mu)
     kinds = {kind: sum(pt.kind == kind for pt in points) for kind in ("min", "max", "other", "flat")}
     kinks = sum(not pt.smooth for pt in points)
-    print(f"mu = {fmt(mu, 4, floor=None)}: {len(points)} critical points "
+    print(f"mu {equals(mu, 4, floor=None)}: {len(points)} critical points "
           f"({kinds['min']} min, {kinds['max']} max, {kinds['other']} other, {kinds['flat']} flat arcs; "
           f"{kinks} at kinks)")
     ok = len(points) == int(expected) and kinds["flat"] == 0

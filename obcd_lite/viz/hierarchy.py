@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import FancyBboxPatch
 
-from ..rounding import fmt
+from ..rounding import equals, fmt
 from .style import SOLVER_COLORS, apply_style
 
 apply_style()
@@ -56,11 +56,11 @@ def certificate_figure(classification, figsize=(10, 3.6)):
     c = classification
     fig, (ax_levels, ax_gaps) = plt.subplots(1, 2, figsize=figsize, gridspec_kw={"width_ratios": [1.3, 1]})
     names = list(c.levels)
-    notes = {"critical": f"dist(0, ∂_M F) = {fmt(c.residual.value, 1, style='e')}"}
+    notes = {"critical": f"dist(0, ∂_M F) {equals(c.residual.value, 1, style='e')}"}
     for k, rep in c.blocks.items():
         notes[f"BS{k}"] = f"largest gap {fmt(rep.largest_gap, 1, style='e')} ({rep.failing}/{len(rep.gaps)} fail)"
     if c.global_min is not None:
-        notes["global"] = (f"F = {fmt(c.F, 4)}, min F ∈ [{fmt(c.global_min.lower_bound, 4)}, "
+        notes["global"] = (f"F {equals(c.F, 4)}, min F ∈ [{fmt(c.global_min.lower_bound, 4)}, "
                            f"{fmt(c.global_min.value, 4)}]")
     else:
         notes["global"] = "not searched (the explorer certifies only tiny angle spaces)"
