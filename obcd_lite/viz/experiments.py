@@ -138,3 +138,21 @@ def frontier_figure(frontier: pd.DataFrame, title: str = "", pca: float | None =
     ax.legend()
     fig.tight_layout()
     return fig
+
+
+def first_picture(F_history, X_start: np.ndarray, X_end: np.ndarray, title: str = "") -> plt.Figure:
+    """Notebook 00's first picture of OBCD: F along the run (every step changes two rows and never
+    increases F), and the loading matrix before and after as sparsity patterns."""
+    F_history = np.asarray(F_history, dtype=float)
+    fig = plt.figure(figsize=(8.5, 3.2))
+    grid = fig.add_gridspec(1, 3, width_ratios=[3.0, 1.0, 1.0])
+    ax = fig.add_subplot(grid[0, 0])
+    ax.plot(np.arange(F_history.size), F_history, color=SOLVER_COLORS["obcd"], lw=1.8)
+    ax.set_xlabel("OBCD step (one pair of rows each)")
+    ax.set_ylabel("F(X)")
+    ax.grid(alpha=0.3)
+    ax.set_title(title or "F never increases")
+    for col, (X, name) in enumerate(((X_start, "start"), (X_end, "OBCD's answer")), start=1):
+        sparsity_axes(fig.add_subplot(grid[0, col]), X, f"{name}\nnnz = {int(np.count_nonzero(np.abs(X) > NNZ_TOL))}")
+    fig.tight_layout()
+    return fig

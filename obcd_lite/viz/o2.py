@@ -65,7 +65,9 @@ def landscape_axes(ax, landscape: dict, critical=(), bs2=(), trajectories: dict 
     ax : matplotlib Axes.
     landscape : dict from :func:`obcd_lite.teaching.critical_points.landscape_2x2`.
     critical, bs2 : CriticalPoint records; markers: ▼ min, ▲ max, ◆ other, ■ flat arc;
-        filled = smooth, hollow = kink of the l1 term; a star rings each BS_2-point.
+        filled = smooth, hollow = kink of the l1 term; a star rings each BS_2-point. Each point is
+        marked once, at its θ in [0, 2π) (a point at θ = 0 is not repeated at 2π, so the marks
+        count the points the title names).
     trajectories : {label: (branches, thetas, values)} drawn as connected dots.
     """
     for branch in ("rot", "ref"):
@@ -73,10 +75,10 @@ def landscape_axes(ax, landscape: dict, critical=(), bs2=(), trajectories: dict 
                 label=BRANCH_LABELS[branch])
     for pt in critical:
         color = BRANCH_COLORS[pt.branch]
-        ax.plot(_seam(pt.theta), [pt.value] * len(_seam(pt.theta)), KIND_MARKERS[pt.kind], ms=8, mec=color,
+        ax.plot([pt.theta], [pt.value], KIND_MARKERS[pt.kind], ms=8, mec=color,
                 mfc=color if pt.smooth else "white", mew=1.6, zorder=4, clip_on=False)
     for pt in bs2:
-        ax.plot(_seam(pt.theta), [pt.value] * len(_seam(pt.theta)), "*", ms=20, mfc="none", mec="crimson",
+        ax.plot([pt.theta], [pt.value], "*", ms=20, mfc="none", mec="crimson",
                 mew=1.6, zorder=5, clip_on=False)
     for (label, (branches, thetas, values)), style in zip((trajectories or {}).items(),
                                                           (("k", "o", "--"), ("green", "s", ":"))):
@@ -101,11 +103,6 @@ def landscape_axes(ax, landscape: dict, critical=(), bs2=(), trajectories: dict 
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3, frameon=False, columnspacing=1.0,
               handletextpad=0.4)
     return ax
-
-
-def _seam(theta: float) -> list[float]:
-    """theta, plus 2 pi when theta = 0: the x-axis cuts the circle there, so show both ends."""
-    return [theta, 2 * np.pi] if theta < 1e-12 else [theta]
 
 
 def landscape_figure(landscape: dict, critical=(), bs2=(), trajectories=None, title="",

@@ -77,3 +77,14 @@ def test_explorer_figure_stays_readable_with_every_method():
     assert len(rows) == -(-ran // PANELS_PER_ROW)
     assert fig.get_figwidth() <= 9.0
     assert min(ax.get_position().width * fig.get_figwidth() for ax in panels) > 0.5
+
+
+def test_first_picture_draws_the_history_and_both_patterns():
+    from obcd_lite.viz.experiments import first_picture
+
+    X0 = np.eye(4, 2)
+    X1 = np.full((4, 2), 0.5)
+    fig = first_picture([3.0, 2.0, 1.5], X0, X1)
+    curve, start, end = fig.axes
+    np.testing.assert_allclose(curve.lines[0].get_ydata(), [3.0, 2.0, 1.5])
+    assert "nnz = 2" in start.get_title() and "nnz = 8" in end.get_title()
