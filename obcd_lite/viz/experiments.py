@@ -5,10 +5,12 @@ Every number comes from :mod:`obcd_lite.experiments`; these functions only draw.
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+from matplotlib.colors import ListedColormap
 import numpy as np
 import pandas as pd
 
 from ..experiments.metrics import NNZ_TOL
+from ..rounding import fmt
 from .style import SOLVER_COLORS, apply_style
 
 apply_style()
@@ -154,5 +156,31 @@ def first_picture(F_history, X_start: np.ndarray, X_end: np.ndarray, title: str 
     ax.set_title(title or "F never increases")
     for col, (X, name) in enumerate(((X_start, "start"), (X_end, "OBCD's answer")), start=1):
         sparsity_axes(fig.add_subplot(grid[0, col]), X, f"{name}\nnnz = {int(np.count_nonzero(np.abs(X) > NNZ_TOL))}")
+    fig.tight_layout()
+    return fig
+
+
+def paper_grid_figure(records: pd.DataFrame, value: str = "F", title: str = "", decimals: int = 1) -> plt.Figure:
+    """A paper table (one data set, every method(start) x lam) as a heatmap a student can read: a
+    row per method and start, a column per lam, each cell's ``value`` written in (``decimals``
+    after the point, the paper's precision) and coloured by its rank within the column (dark =
+    lowest), since F spans orders of magnitude across lam. Ranks are taken on the printed values,
+    so rounding never decides between two cells that print alike. The full wide table is on the
+    site's Experiment grids page."""
+    if records.empty:
+        raise ValueError("no records to draw")
+    frame = records.assign(lam=records["lam"].fillna(0.0), row=records["method"] + " (" + records["start"] + ")")
+    grid = frame.pivot_table(index="row", columns="lam", values=value, aggfunc="mean").round(decimals)
+    ranks = grid.rank(axis=0, method="min").sub(1).div(max(len(grid) - 1, 1))
+    cmap = ListedColormap(plt.get_cmap("Blues_r")(np.linspace(0.0, 0.75, 256)))  # the worst cell stays legible
+    fig, ax = plt.subplots(figsize=(min(2.4 + 1.6 * grid.shape[1], 9.0), 0.9 + 0.34 * len(grid)))
+    image = ax.imshow(ranks.to_numpy(), cmap=cmap, vmin=0.0, vmax=1.0, aspect="auto")
+    for (i, j), v in np.ndenumerate(grid.to_numpy()):
+        ax.text(j, i, fmt(v, decimals, floor=None), ha="center", va="center", fontsize=9,
+                color="white" if ranks.iat[i, j] < 0.5 else "black")
+    ax.set_xticks(range(grid.shape[1]), [f"λ = {lam:g}" for lam in grid.columns])
+    ax.set_yticks(range(len(grid)), grid.index)
+    ax.set_title(title or f"{value} by method and λ (darker = lower within the column)")
+    fig.colorbar(image, ax=ax, label="rank within λ (0 = lowest)", fraction=0.04, pad=0.02, ticks=[0.0, 0.5, 1.0])
     fig.tight_layout()
     return fig

@@ -88,3 +88,21 @@ def test_first_picture_draws_the_history_and_both_patterns():
     curve, start, end = fig.axes
     np.testing.assert_allclose(curve.lines[0].get_ydata(), [3.0, 2.0, 1.5])
     assert "nnz = 2" in start.get_title() and "nnz = 8" in end.get_title()
+
+
+def test_paper_grid_as_a_heatmap_with_ties_that_print_alike():
+    from obcd_lite.viz.experiments import paper_grid_figure
+
+    rec = pd.DataFrame({"method": ["obcd", "obcd", "soc", "soc", "psm", "psm"],
+                        "start": ["identity"] * 6, "lam": [10.0, 50.0] * 3,
+                        "F": [199.74, 999.74, 19999.31, 99999.30, 19999.3049, 99999.9]})
+    fig = paper_grid_figure(rec)
+    ax = fig.axes[0]
+    ranks = ax.images[0].get_array()
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["obcd (identity)", "psm (identity)", "soc (identity)"]
+    assert ranks[0, 0] == 0.0 and ranks[1, 0] == ranks[2, 0]  # 19999.3 and 19999.3: equal, not ranked by noise
+    assert "19999.3" in [t.get_text() for t in ax.texts] and len(ax.texts) == 6
+    import pytest
+
+    with pytest.raises(ValueError, match="no records"):
+        paper_grid_figure(rec.iloc[:0])
