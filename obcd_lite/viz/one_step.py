@@ -20,11 +20,11 @@ apply_style()
 SPREAD_FLOOR = 1e-12
 
 
-def _matrix_axes(ax, M: np.ndarray, title: str, rows=(), vmax: float = 1.0) -> None:
+def _matrix_axes(ax, M: np.ndarray, title: str, rows=(), vmax: float = 1.0, aspect: str = "auto") -> None:
     """A small matrix as a heatmap with its entries written in (2 decimals), ``rows`` framed."""
-    ax.imshow(M, cmap="RdBu_r", vmin=-vmax, vmax=vmax, aspect="equal")
+    ax.imshow(M, cmap="RdBu_r", vmin=-vmax, vmax=vmax, aspect=aspect)
     for (i, j), v in np.ndenumerate(M):
-        ax.text(j, i, fmt(v, 2, floor=0.005), ha="center", va="center", fontsize=9,
+        ax.text(j, i, fmt(v, 2, floor=None), ha="center", va="center", fontsize=9,
                 color="white" if abs(v) > 0.6 * vmax else "black")
     for i in rows:
         ax.add_patch(plt.Rectangle((-0.5, i - 0.5), M.shape[1], 1.0, fc="none", ec="k", lw=2.5))
@@ -37,9 +37,9 @@ def one_step_figure(step: dict, figsize=(9.0, 3.8)) -> plt.Figure:
     """Left: X with the rows B framed; middle: the factor V (its branch and angle); right: V applied
     to rows B — every other row is unchanged."""
     X0, X1, V, B = step["X_before"], step["X_after"], step["V"], step["B"]
-    fig, axes = plt.subplots(1, 3, figsize=figsize, gridspec_kw={"width_ratios": [X0.shape[1], 2.2, X0.shape[1]]})
+    fig, axes = plt.subplots(1, 3, figsize=figsize, gridspec_kw={"width_ratios": [1.0, 1.2, 1.0]})
     _matrix_axes(axes[0], X0, f"X before: F = {fmt(step['F_before'], 4)}", B)
-    _matrix_axes(axes[1], V, f"V = {step['branch']}({fmt(step['theta'], 2, floor=None)})")
+    _matrix_axes(axes[1], V, f"V = {step['branch']}({fmt(step['theta'], 2, floor=None)})", aspect="equal")
     axes[1].set_xlabel(f"acts on rows {B[0]} and {B[1]}")
     for spine in axes[1].spines.values():
         spine.set_edgecolor(BRANCH_COLORS[step["branch"]])
