@@ -35,6 +35,8 @@ class Explorer:
     out: Any
     state: dict = field(default_factory=dict)
     redraw: Callable[..., None] | None = field(default=None, repr=False)
+    text: Any = field(default=None, repr=False)
+    status: Any = field(default=None, repr=False)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         bundle = self.widget._repr_mimebundle_(include=include, exclude=exclude)
@@ -58,27 +60,30 @@ def explorer(controls: dict, compute: Callable[..., Any], figure: Callable[[Any]
     layout : (controls, out, text) -> the box to display; default: controls in rows of two, then
         the figure, then the text.
 
-    While ``compute`` and ``figure`` run, the text reads :data:`BUSY_TEXT` (a student moving a
-    slider sees that an update is under way, however long it takes; ``state["busy_seen"]`` records
-    what the text said during the last update, for the tests). A combination that ``compute``
-    rejects (ValueError) clears the figure and shows why instead: no figure of an earlier setting
-    stays on screen. ``state["error"]`` holds the message and ``state["value"]`` is None.
+    While ``compute`` and ``figure`` run, a status line above the controls reads :data:`BUSY_TEXT`
+    (a student moving a slider sees that an update is under way, however long it takes;
+    ``state["busy_seen"]`` records what it said during the last update, for the tests). A
+    combination that ``compute`` rejects (ValueError) clears the figure and shows why in the text
+    under it: no figure of an earlier setting stays on screen. ``state["error"]`` holds the message
+    and ``state["value"]`` is None. ``Explorer.text`` and ``Explorer.status`` are the two HTML widgets.
     """
     import ipywidgets as widgets
 
     out = widgets.Output()
     text = widgets.HTML()
+    status = widgets.HTML()
     state: dict = {"value": None, "redraws": 0, "error": None, "busy_seen": None}
 
     def redraw(_change=None) -> None:
-        text.value = BUSY_TEXT
-        state["busy_seen"] = text.value
+        status.value = BUSY_TEXT
+        state["busy_seen"] = status.value
         try:
             value = compute(**{name: control.value for name, control in controls.items()})
         except ValueError as exc:
             state.update(value=None, error=str(exc))
             out.outputs = ()
             text.value = f'<p style="{_ERROR_STYLE}"><b>This combination cannot be shown</b>: {html.escape(str(exc))}</p>'
+            status.value = ""
             return
         state.update(value=value, error=None, redraws=state["redraws"] + 1)
         fig = figure(value)
@@ -86,16 +91,17 @@ def explorer(controls: dict, compute: Callable[..., Any], figure: Callable[[Any]
         out.append_display_data(fig)
         plt.close(fig)
         text.value = "" if summary is None else _as_html(summary(value))
+        status.value = ""
 
     for control in controls.values():
         control.observe(redraw, names="value")
     redraw()
-    box = (layout or _default_layout)(controls, out, text)
-    return Explorer(widget=box, controls=controls, out=out, state=state, redraw=redraw)
+    box = widgets.VBox([status, (layout or _default_layout)(controls, out, text)])
+    return Explorer(widget=box, controls=controls, out=out, state=state, redraw=redraw, text=text, status=status)
 
 
 #: What the text under an explorer says while an update runs.
-BUSY_TEXT = '<p style="color:#555"><b>⏳ updating…</b> (the figure below is replaced when this is done)</p>'
+BUSY_TEXT = '<p style="color:#555"><b>⏳ updating…</b> (the figure is replaced when this is done)</p>'
 _ERROR_STYLE = "color:#a40000; border-left:4px solid #a40000; padding-left:8px"
 
 

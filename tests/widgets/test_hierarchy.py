@@ -58,7 +58,7 @@ def test_an_invalid_combination_clears_the_figure_and_says_why():
     assert len(ex.out.outputs) == 1
     ex.controls["k"].value = 3
     assert ex.out.outputs == () and ex.state["value"] is None
-    text = ex.widget.children[-1].value
+    text = ex.text.value
     assert "cannot be shown" in text and "needs h = Zero()" in text
     ex.controls["k"].value = 2
     assert len(ex.out.outputs) == 1 and ex.state["error"] is None
