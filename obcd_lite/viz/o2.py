@@ -11,8 +11,10 @@ from typing import Sequence
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..rounding import fmt
 from ..stiefel import ref, rot
 from .style import BRANCH_COLORS, BRANCH_LABELS, apply_style
+from .tables import html_table
 
 apply_style()
 KIND_MARKERS = {"min": "v", "max": "^", "other": "D", "flat": "s"}
@@ -114,12 +116,13 @@ def landscape_figure(landscape: dict, critical=(), bs2=(), trajectories=None, ti
     return fig
 
 
-def critical_table(points) -> str:
-    """A fixed-precision text table of CriticalPoint records (for printing in notebooks)."""
-    lines = [f"{'branch':<6} {'theta':>9} {'F':>11} {'kind':<6} {'smooth':<6}"]
-    for pt in points:
-        lines.append(f"{pt.branch:<6} {pt.theta:9.6f} {pt.value:11.6f} {pt.kind:<6} {str(pt.smooth):<6}")
-    return "\n".join(lines)
+def critical_table(points, caption: str = ""):
+    """CriticalPoint records as a rendered table (branch, θ, F at 6 decimals, kind, smooth or kink)."""
+    rows = [{"branch": pt.branch, "theta": fmt(pt.theta, 6, floor=None), "F": fmt(pt.value, 6),
+             "kind": {"min": "local min", "max": "local max"}.get(pt.kind, pt.kind),
+             "where": "smooth point" if pt.smooth else "kink"} for pt in points]
+    return html_table(rows, {"branch": "branch", "theta": "θ", "F": "F", "kind": "kind", "where": "where"},
+                      caption=caption)
 
 
 def snapshot_figure(snap, figsize=(8.5, 4.0)):

@@ -15,6 +15,9 @@ import html
 import re
 from dataclasses import dataclass
 
+from ..teaching.errata import errata_rows
+from ..teaching.ledger import LEDGER
+
 #: ASCII words and operators -> Unicode, applied to whole words (in this order).
 _WORDS = {"alpha": "α", "lambda": "λ", "lam": "λ", "mu": "μ", "sigma": "σ", "varsigma": "ς", "rho": "ρ",
           "theta": "θ", "tau": "τ", "pi": "π", "epsilon": "ε", "Qt": "Q̃", "p~": "p̃"}
@@ -116,8 +119,6 @@ ERRATA_COLUMNS = {"where": "where", "kind": "kind", "paper": "the paper says", "
 
 def errata_html(notebook: str | None = None) -> HtmlTable:
     """The errata shown in ``notebook`` (or all) as a table, grouped by kind when there are many."""
-    from ..teaching.errata import errata_rows
-
     rows = errata_rows(notebook)
     where = f"notebook {notebook}" if notebook else "the whole suite"
     return html_table(rows, ERRATA_COLUMNS, caption=f"Errata of the paper shown in {where}", code_columns=("test",),
@@ -133,8 +134,6 @@ def ledger_html(rows: list[dict] | None = None, caption: str = "") -> HtmlTable:
     """Ledger rows (default: all of :data:`~obcd_lite.teaching.ledger.LEDGER`) as a table: the
     statement with its part, the verdict, our one-line reading, and the tests (or the reason) that
     decide it."""
-    from ..teaching.ledger import LEDGER
-
     rows = LEDGER if rows is None else rows
     shown = [{"name": f"{r['label']}{r['part']}", "verdict": r["verdict"], "statement": r["statement"],
               "check": list(r["check"]), "reason": r["reason"]} for r in rows]

@@ -51,3 +51,12 @@ def test_a_bs2_point_at_theta_0_gets_one_star():
     marks = [line for line in fig.axes[0].lines if line.get_marker() in ("v", "^") and len(line.get_xdata())]
     assert sum(len(line.get_xdata()) for line in marks) == len(critical) == 16
     plt.close(fig)
+
+
+def test_critical_points_as_a_rendered_table():
+    from obcd_lite.viz.o2 import critical_table
+
+    points = critical_points_2x2(np.array([[1.0, 0.0], [1.0, 2.0]]), 5.0)
+    table = critical_table(points, caption="F2")
+    assert repr(table) == "<table: 16 rows: F2>" and table.html.count("<tr>") == 17
+    assert "12.000000" in table.html and table.html.count("kink") == 8 and "θ" in table.html
