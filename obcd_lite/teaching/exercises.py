@@ -12,6 +12,8 @@ from typing import Callable
 
 import numpy as np
 
+from ..rounding import equals
+
 
 class NotSolvedYet(AssertionError):
     """An exercise check that failed; the message is the hint. IPython shows only the message."""
@@ -186,7 +188,7 @@ def floor_is_critical(answer: bool, p: int = 6, rng=0) -> bool:
     X_floor = special_procrustes(inst.M, inst.det_start)[0]
     residual = riemannian_residual(inst.problem, X_floor)
     critical = residual <= 1e-8 * (1.0 + float(np.linalg.norm(inst.problem.grad(X_floor))))
-    print(f"p = {p}, det-mismatched instance: dist(0, d_M F) at the floor point = "
-          f"{'< 1e-12' if residual < 1e-12 else f'{residual:.2e}'}; critical: {critical}")
+    print(f"p = {p}, det-mismatched instance: dist(0, d_M F) at the floor point "
+          f"{equals(residual, 2, style='e')}; critical: {critical}")
     return bool(answer) == critical
 

@@ -118,10 +118,12 @@ ERRATA_COLUMNS = {"where": "where", "kind": "kind", "paper": "the paper says", "
 
 
 def errata_html(notebook: str | None = None) -> HtmlTable:
-    """The errata shown in ``notebook`` (or all) as a table, grouped by kind when there are many."""
+    """The errata shown in ``notebook`` (or all, with the notebook that shows each: the site's errata
+    page) as a table, grouped by kind when there are many."""
     rows = errata_rows(notebook)
     where = f"notebook {notebook}" if notebook else "the whole suite"
-    return html_table(rows, ERRATA_COLUMNS, caption=f"Errata of the paper shown in {where}", code_columns=("test",),
+    columns = ERRATA_COLUMNS if notebook else {**ERRATA_COLUMNS, "notebook": "notebook"}
+    return html_table(rows, columns, caption=f"Errata of the paper shown in {where}", code_columns=("test",),
                       group_by="kind" if len(rows) > 8 else None)
 
 

@@ -63,11 +63,22 @@ IMAGES_JS = """() => Promise.all([...document.images].map(img => img.decode().th
     () => [img.getAttribute('src').slice(0, 80), 0])))"""
 
 
-#: Tables whose right edge runs past the content column (under the "On this page" panel).
+#: Tables whose visible right edge runs past the content column (under the "On this page" panel): a
+#: table inside a box that scrolls sideways is visible up to that box's edge (Furo's table wrappers
+#: reach 6 px past the column by design, hence the 8 px).
 OVERFLOWING_TABLES_JS = """() => { const article = document.querySelector('article');
   if (!article) return [];
   const right = article.getBoundingClientRect().right;
-  return [...article.querySelectorAll('table')].filter(t => t.getBoundingClientRect().right > right + 1)
+  const visibleRight = (table) => {
+    let edge = table.getBoundingClientRect().right;
+    for (let e = table.parentElement; e && e !== article; e = e.parentElement) {
+      if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(e).overflowX)) {
+        edge = Math.min(edge, e.getBoundingClientRect().right);
+      }
+    }
+    return edge;
+  };
+  return [...article.querySelectorAll('table')].filter(t => visibleRight(t) > right + 8)
     .map(t => t.textContent.trim().slice(0, 60)); }"""
 
 
