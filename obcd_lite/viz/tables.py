@@ -51,7 +51,7 @@ TABLE_CSS = ("<style>.obcd-table{border-collapse:collapse;width:100%;table-layou
              ".obcd-table th,.obcd-table td{border-bottom:1px solid #ddd;padding:4px 8px;text-align:left;"
              "vertical-align:top;overflow-wrap:normal;word-break:normal;hyphens:none}"
              ".obcd-table th{position:sticky;top:0;background:#f3f3f3}"
-             ".obcd-table code{font-size:0.85em;white-space:normal}"
+             ".obcd-table code{font-size:0.85em;white-space:normal;overflow-wrap:anywhere}"
              ".obcd-scroll{max-height:32em;overflow:auto}</style>")
 
 
@@ -79,7 +79,8 @@ def html_table(rows: list[dict], columns: dict, *, caption: str = "", code_colum
     columns : row key -> column header, in display order.
     caption : text above the table.
     code_columns : keys shown as code (test names, function calls), not typeset.
-    group_by : a key whose values split the rows into one collapsible block each (all open).
+    group_by : a key whose values split the rows into one collapsible block each (all open); its
+        column is then left out (each block's title names the value).
     scroll : put the table in a box of bounded height that scrolls, header in view.
     """
     unknown = [key for key in columns if rows and key not in rows[0]]
@@ -99,6 +100,8 @@ def html_table(rows: list[dict], columns: dict, *, caption: str = "", code_colum
         inner = f'<table class="obcd-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
         return f'<div class="obcd-scroll">{inner}</div>' if scroll else inner
 
+    if group_by is not None:
+        columns = {key: header for key, header in columns.items() if key != group_by}
     if group_by is None:
         body = table(rows)
     else:

@@ -26,6 +26,7 @@ def test_errata_and_ledger_tables_hold_every_row_as_html():
         assert table.html.count("<tr>") == len(rows) + (1 if len(rows) <= 8 else len({r["kind"] for r in rows}))
         assert repr(table).startswith(f"<table: {len(rows)} row")
         assert all(f"<code>{r['test']}</code>" in table.html for r in rows)
+        assert ("<th>kind</th>" in table.html) == (len(rows) <= 8)  # grouped by kind: each block names it
     ledger = ledger_html()
     assert ledger.html.count("<tr>") == len(LEDGER) + 1 and "obcd-scroll" in ledger.html
     assert "||" not in ledger.html and ">=" not in ledger.html
