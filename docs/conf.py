@@ -325,18 +325,14 @@ def write_api_pages(package: str = PACKAGE, target: Path = API_DIR) -> list[str]
 
 
 def write_errata_table(target: Path = Path(__file__).parent / "generated" / "errata_table.md") -> None:
-    """The errata of unnumbered text and of numbered statements' proofs as a Markdown table, written from
-    ``obcd_lite.teaching.errata.errata_rows()`` at build time (so the page cannot drift from the tests)."""
-    from obcd_lite.teaching.errata import errata_rows
+    """The errata of unnumbered text and of numbered statements' proofs as the notebooks show them (the
+    rendered table of ``obcd_lite.viz.tables.errata_html``, typeset math, grouped by kind), written
+    at build time from ``obcd_lite.teaching.errata.errata_rows()`` so the page cannot drift from the tests.
+    The table is one line of HTML: Markdown passes it through untouched (no emphasis out of ``_``)."""
+    from obcd_lite.viz.tables import errata_html
 
-    def cell(text: str) -> str:
-        return str(text).replace("|", "\\|").replace("\n", " ")
-
-    lines = ["| where | kind | the paper says | what holds | notebook · test |", "|---|---|---|---|---|"]
-    lines += [f"| {cell(r['where'])} | {r['kind']} | {cell(r['paper'])} | {cell(r['correct'])} | "
-              f"{r['notebook']} · `{r['test']}` |" for r in errata_rows()]
     target.parent.mkdir(exist_ok=True)
-    _write_if_changed(target, "\n".join(lines) + "\n")
+    _write_if_changed(target, errata_html().html.replace("\n", " ") + "\n")
 
 
 def _import_object(dotted: str):

@@ -181,6 +181,17 @@ def fmt(x, digits: int = 4, *, style: str = "f", floor: float | None = ROUNDING_
     return f"{x:+.{digits}{style}}" if sign else text
 
 
+def equals(x, digits: int = 4, **options) -> str:
+    """``"= " + fmt(x, ...)``, or just the bound when x is at rounding level: a sentence reads
+    "residual < 1e-12", never "residual = < 1e-12".
+
+    >>> equals(0.25, 2), equals(3e-17, 2)
+    ('= 0.25', '< 1e-12')
+    """
+    text = fmt(x, digits, **options)
+    return text if text.startswith("<") else f"= {text}"
+
+
 def fmt_interval(lo, hi, digits: int = 4, *, floor: float | None = ROUNDING_FLOOR) -> str:
     """[lo, hi] with both ends through :func:`fmt` (signed).
 

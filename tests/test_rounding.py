@@ -81,3 +81,11 @@ def test_zero_mask_is_the_rounding_level_of_the_column():
     assert snapped.tolist() == [[0.0, 1.0], [1.0, 0.0]] and not np.signbit(snapped).any()
     with pytest.raises(ValueError, match="zero_tol"):
         zero_mask(X, -1.0)
+
+
+def test_equals_never_reads_equals_less_than():
+    from obcd_lite.rounding import equals
+
+    assert equals(0.25, 2) == "= 0.25"
+    assert equals(3e-17, 2) == "< 1e-12" and equals(-3e-17, 2, style="e") == "< 1e-12"
+    assert equals(3e-17, 2, floor=None) == "= 0.00"  # a quantity whose size is not rounding keeps its digits

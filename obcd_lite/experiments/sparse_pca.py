@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..rounding import fmt
 from ..solvers import SOLVERS
 from .metrics import support_recovery
 from .runner import Experiment, run_experiment, time_to_target
@@ -151,23 +150,3 @@ def compare(problem: str = DEFAULTS["problem"], dataset: str = DEFAULTS["dataset
                       dataset=dataset, lam=float(lam), image_shape=ds.metadata.get("image_shape"),
                       feature_names=tuple(ds.metadata.get("feature_names", ())))
 
-
-def summary(comparison: Comparison) -> str:
-    """The table as text (the explorer's caption).
-
-    Every number goes through ``rounding.fmt`` (4 significant digits; a feasibility at rounding level
-    prints as ``< 1e-12``).
-
-    Parameters
-    ----------
-    comparison : Comparison
-        The comparison.
-
-    Returns
-    -------
-    str
-        The text.
-    """
-    # ~100 characters fit the explorer at JupyterLab's width; wider tables wrap in column blocks
-    with pd.option_context("display.width", 100, "display.max_columns", 20):
-        return comparison.table.to_string(index=False, float_format=lambda v: fmt(v, 4, style="g"))

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..protocol import is_quadratic
-from ..rounding import fmt, snap_point
+from ..rounding import equals, fmt, snap_point
 from ..validation import as_matrix, check_nonnegative, check_stiefel
 from .block_stationarity import block_report
 from .criticality import Residual, residual_details
@@ -98,8 +98,8 @@ class Classification:
         str
             The report.
         """
-        lines = [f"F(X) = {fmt(self.F, 6)}",
-                 f"critical: {self.critical}  (dist(0, d_M F(X)) = {fmt(self.residual.value, 2, style='e')}, "
+        lines = [f"F(X) {equals(self.F, 6)}",
+                 f"critical: {self.critical}  (dist(0, d_M F(X)) {equals(self.residual.value, 2, style='e')}, "
                  f"{self.residual.free} free subgradient entries)"]
         for k, rep in self.blocks.items():
             kind = f"{len(rep.gaps)} of {rep.total} blocks (sampled)" if rep.sampled else f"all {rep.total} blocks"

@@ -8,7 +8,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..rounding import fmt
+from ..rounding import equals
 from ..validation import as_matrix
 from .completeness import Factor, compose, describe_factors
 
@@ -73,12 +73,12 @@ def step_title(state: dict) -> str:
         The line.
     """
     m = len(state["branches"])
-    error = fmt(state["error"], 3)
+    error = equals(state["error"], 3)
     if state["pair"] is None:
-        return f"step 0 of {m}: nothing applied yet, ||remaining - I||_F = {error}"
+        return f"step 0 of {m}: nothing applied yet, ||remaining - I||_F {error}"
     i, j = state["pair"]
     return (f"step {state['step']} of {m}: rows ({i}, {j}), {state['branch']}"
-            f"(theta = {fmt(state['theta'], 3, floor=None)}), ||remaining - I||_F = {error}")
+            f"(theta {equals(state['theta'], 3, floor=None)}), ||remaining - I||_F {error}")
 
 
 def reachability_runs(T, X0, *, max_iter: int = 300, rng=None, working_set: str = "cyclic") -> dict:

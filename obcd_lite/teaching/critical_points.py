@@ -38,7 +38,7 @@ from numpy.typing import ArrayLike
 
 from ..penalties import L1, Zero
 from ..problems import procrustes
-from ..rounding import first_minimizer, zero_mask
+from ..rounding import equals, first_minimizer, fmt, zero_mask
 from ..stiefel import BRANCHES, branch_matrix
 from ..subproblem import block_data, majorizer_value, solve_2x2_unchecked
 from ..validation import as_matrix, check_nonnegative, check_stiefel

@@ -2,7 +2,8 @@
 
 Errata of the numbered statements (theorems, lemmas, remarks, ...) and of their proofs live in the
 ledger, :data:`obcd_lite.teaching.ledger.LEDGER` (field ``errata``), so nothing is listed twice;
-:func:`all_errata`, :func:`errata_rows` and :func:`errata_table` show both together.
+:func:`all_errata` and :func:`errata_rows` give both together (rendered as a table by
+:func:`obcd_lite.viz.tables.errata_html`).
 
 Each row of :data:`ERRATA` says where (``where``), what the paper writes (``paper``), what holds
 (``correct``), how much it matters (``kind``), a concrete instance, the notebook that shows it and
@@ -122,20 +123,3 @@ def errata_rows(notebook: str | None = None) -> list[dict]:
         raise ValueError(f"notebook must be one of {sorted({r['notebook'] for r in rows})}, got {notebook!r}")
     return [r for r in rows if notebook is None or r["notebook"] == notebook]
 
-
-def errata_table(notebook: str | None = None) -> str:
-    """The rows of :func:`errata_rows` as fixed-width text (where | kind | paper | correct | instance | test).
-
-    Parameters
-    ----------
-    notebook : str, optional
-        As for :func:`errata_rows`.
-
-    Returns
-    -------
-    str
-        The table.
-    """
-    return "\n".join(f"{i + 1}. [{r['where']}] ({r['kind']})\n   paper:    {r['paper']}\n   correct:  {r['correct']}\n"
-                     f"   instance: {r['instance']}\n   test:     {r['test']}"
-                     for i, r in enumerate(errata_rows(notebook)))

@@ -37,6 +37,8 @@ from .critical_points import critical_points_2x2
 FLOAT_DIGITS = 4
 _attempts: Counter = Counter()
 
+from ..rounding import equals
+
 
 class NotSolvedYet(AssertionError):
     """An exercise check that failed; the message is the hint. IPython shows only the message."""

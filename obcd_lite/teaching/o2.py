@@ -13,7 +13,7 @@ import numpy as np
 
 from ..penalties import L1, Zero
 from ..problems import procrustes
-from ..rounding import first_minimizer, fmt
+from ..rounding import equals, first_minimizer, fmt
 from ..solvers.cayley import cayley_method
 from ..solvers.obcd import obcd
 from ..stiefel import angle_of, branch_matrix
@@ -184,10 +184,10 @@ def snapshot_summary(snap: Snapshot) -> str:
     lines = []
     for name, traj in (("Cayley", snap.cayley), ("OBCD  ", snap.obcd)):
         branch, theta, value = traj.final
-        lines.append(f"{name}: ends on {branch} at theta = {fmt(theta, 4, floor=None)}, F = {fmt(value, 6)}")
-    lines.append(f"global min: {best.branch} at theta = {fmt(best.theta, 4, floor=None)}, F = {fmt(best.value, 6)}")
+        lines.append(f"{name}: ends on {branch} at theta {equals(theta, 4, floor=None)}, F {equals(value, 6)}")
+    lines.append(f"global min: {best.branch} at theta {equals(best.theta, 4, floor=None)}, F {equals(best.value, 6)}")
     if snap.cayley_det_Q.size:  # det Q = 1 in exact arithmetic: print the rounding-level deviation as a bound
-        lines.append(f"Cayley max |det Q - 1| = {fmt(np.max(np.abs(snap.cayley_det_Q - 1.0)), 2, style='e')}")
+        lines.append(f"Cayley max |det Q - 1| {equals(np.max(np.abs(snap.cayley_det_Q - 1.0)), 2, style='e')}")
     return "\n".join(lines)
 
 

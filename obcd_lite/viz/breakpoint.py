@@ -9,6 +9,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..rounding import fmt
 from ..stiefel import BRANCHES
 from ..teaching.breakpoint import chosen_index, marker_position, smooth_half_circle
 from .style import BRANCH_COLORS, apply_style
@@ -70,9 +71,8 @@ def stepper_figure(state: dict, figsize=(8.5, 4.4)):
             ax.axhline(state["brute"].value, color="k", lw=0.8, ls=":", label="brute force")
     axes[0].set_ylabel("objective of (3), h included")
     if cs is None:
-        for ax in axes:
-            ax.text(0.5, 0.5, f"stage {state['stage']}: {state['stage_name']}\n(see the text below; "
-                    "step on for the candidates and curves)", ha="center", va="center", transform=ax.transAxes)
+        plt.close(fig)
+        return coefficients_figure(state, figsize)
     else:
         # One legend for the figure, listing every marker kind (also those absent on one panel).
         handles = [plt.Line2D([], [], marker=m, color=c, ls="none", mfc="none", mew=1.5, ms=7)
@@ -86,6 +86,29 @@ def stepper_figure(state: dict, figsize=(8.5, 4.4)):
                    frameon=False)
         fig.tight_layout(rect=(0, 0.17, 1, 1))
         return fig
+    fig.tight_layout()
+    return fig
+
+
+def coefficients_figure(state: dict, figsize=(8.5, 4.4)):
+    """Stage 0 of the stepper: the five numbers a, b, w, d, e of each branch that define its
+    one-dimensional problem (1-D), as labelled bars (one panel per branch, one title for the stage)."""
+    co = state["coefficients"]
+    names = ("a", "b", "w", "d", "e")
+    fig, axes = plt.subplots(1, 2, figsize=figsize, sharey=True)
+    top = max(float(np.max(np.abs([co[name] for name in names]))), 1e-12)
+    for k, (ax, branch) in enumerate(zip(axes, BRANCHES)):
+        values = [float(co[name][k]) for name in names]
+        ax.bar(names, values, color=BRANCH_COLORS[branch], alpha=0.8)
+        ax.axhline(0.0, color="k", lw=0.8)
+        for x, v in enumerate(values):
+            ax.annotate(fmt(v, 2, sign=True), (x, v), xytext=(0, 4 if v >= 0 else -4), textcoords="offset points",
+                        ha="center", va="bottom" if v >= 0 else "top", fontsize=9)
+        ax.set_ylim(-1.3 * top, 1.3 * top)
+        ax.set_title(f"{branch}: the coefficients of (1-D)", color=BRANCH_COLORS[branch])
+    axes[0].set_ylabel("value")
+    fig.suptitle("stage 0: the five numbers that define p(t) and p̃(t) on each branch\n"
+                 "(step on for the candidates)", fontsize=10)
     fig.tight_layout()
     return fig
 

@@ -34,18 +34,19 @@ def step_figure(state: dict) -> plt.Figure:
         The figure.
     """
     fig = plt.figure(figsize=(9.0, 4.6))
-    grid = fig.add_gridspec(2, 2, height_ratios=[10, 1], hspace=0.35)
+    grid = fig.add_gridspec(2, 3, height_ratios=[10, 1], width_ratios=[1, 1, 0.06], hspace=0.35)
     for col, (key, label) in enumerate([("product", "running product  W_l ... W_1"),
                                         ("remaining", "remaining  W_m ... W_(l+1)")]):
         ax = fig.add_subplot(grid[0, col])
-        ax.imshow(state[key], cmap="RdBu_r", vmin=-1, vmax=1)
+        image = ax.imshow(state[key], cmap="RdBu_r", vmin=-1, vmax=1)
         ax.set_title(label)
         ax.set_xticks([])
         ax.set_yticks([])
         if state["pair"] is not None:  # mark the two rows the current factor touched
             for row in state["pair"]:
                 ax.axhline(row, color="k", lw=0.8, ls=":")
-    strip = fig.add_subplot(grid[1, :])
+    fig.colorbar(image, cax=fig.add_subplot(grid[0, 2]), label="matrix entry")  # both maps share -1 .. 1
+    strip = fig.add_subplot(grid[1, :2])
     # applied factors solid, the rest faded (bar takes one alpha, so fold it into the colour)
     colours = [to_rgba(BRANCH_COLORS[b], 1.0 if pos < state["step"] else 0.25)
                for pos, b in enumerate(state["branches"])]
@@ -59,7 +60,7 @@ def step_figure(state: dict) -> plt.Figure:
 
 
 def frame_figure(factors: Sequence[Factor]) -> plt.Figure:
-    """n = 3: the frame (columns of W_l ... W_1) after each of the 3 factors, in 3-D.
+    """n = 3: the frame (columns of W_l ... W_1) after each of the 3 factors, in 3-D, two panels a row.
 
     Parameters
     ----------
@@ -74,10 +75,13 @@ def frame_figure(factors: Sequence[Factor]) -> plt.Figure:
     if any(max(f[0], f[1]) > 2 for f in factors):
         raise ValueError("frame_figure draws n = 3 only; the factors touch rows beyond 2")
     described = describe_factors(factors)
-    fig = plt.figure(figsize=(2.2 * (len(factors) + 1), 3.0))
-    for step in range(len(factors) + 1):
+    panels = len(factors) + 1
+    cols = min(panels, 2)  # two panels a row, each 4 inches: the frames read at JupyterLab's width
+    rows = -(-panels // cols)
+    fig = plt.figure(figsize=(4.2 * cols, 4.0 * rows))
+    for step in range(panels):
         frame = compose(factors[:step], 3)
-        ax = fig.add_subplot(1, len(factors) + 1, step + 1, projection="3d")
+        ax = fig.add_subplot(rows, cols, step + 1, projection="3d")
         for col, colour in zip(range(3), ("tab:red", "tab:green", "tab:blue")):
             ax.quiver(0, 0, 0, *frame[:, col], color=colour, lw=2, arrow_length_ratio=0.15)
         ax.set_xlim(-1, 1)

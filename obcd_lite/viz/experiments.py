@@ -5,10 +5,12 @@ Every number comes from :mod:`obcd_lite.experiments`; these functions only draw.
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+from matplotlib.colors import ListedColormap
 import numpy as np
 import pandas as pd
 
 from ..experiments.metrics import NNZ_TOL
+from ..rounding import fmt
 from .style import SOLVER_COLORS, apply_style
 
 apply_style()
@@ -46,8 +48,14 @@ def convergence_axes(ax, histories: pd.DataFrame, F_best: float, label_by=("meth
 
 
 def sparsity_axes(ax, X: np.ndarray, title: str = "", tol: float = NNZ_TOL) -> None:
-    """The pattern |X_ij| > tol (black) of an n x r loading matrix."""
-    ax.imshow(np.abs(X) > tol, cmap="Greys", aspect="auto", interpolation="nearest")
+    """The pattern |X_ij| > tol (black) of an n x r loading matrix.
+
+    The colour scale is pinned to [0, 1] (zero white, nonzero black): left to matplotlib, an image
+    that is all True (dense X) would be scaled to its own single value and drawn white, like an
+    empty one.
+    """
+    ax.imshow((np.abs(X) > tol).astype(float), cmap="Greys", vmin=0.0, vmax=1.0, aspect="auto",
+              interpolation="nearest")
     ax.set_xlabel("column j")
     ax.set_ylabel("row i")
     ax.set_title(title or f"nnz = {int(np.count_nonzero(np.abs(X) > tol))}")
@@ -78,27 +86,33 @@ def convergence_figure(histories: pd.DataFrame, F_best: float, title: str = "") 
     return fig
 
 
+#: Sparsity panels per row of the explorer's figure; more methods wrap onto further rows.
+PANELS_PER_ROW = 6
+
+
 def comparison_figure(comparison) -> plt.Figure:
-    """The explorer's figure: curves, the sparsity pattern of each method's X, and for the full
-    digits the first method's loadings as images."""
+    """The explorer's figure: the curves across the top, below them the sparsity pattern of each
+    method's X in rows of :data:`PANELS_PER_ROW` (any number of methods stays readable), and for
+    the full digits the first method's loadings as images."""
     points = comparison.experiment.points
     records = comparison.experiment.records
     ran = [(m, run) for m, run in zip(records["method"], records["run"]) if run in points]
     images = comparison.image_shape is not None and ran
-    ncols = 1 + max(len(ran), 1)
-    nrows = 2 if images else 1
-    fig = plt.figure(figsize=(3.0 + 1.8 * ncols, 3.4 * nrows))
-    grid = fig.add_gridspec(nrows, ncols, width_ratios=[2.6] + [1.0] * (ncols - 1))
-    ax = fig.add_subplot(grid[0, 0])
+    ncols = max(min(len(ran), PANELS_PER_ROW), 3)
+    pattern_rows = -(-len(ran) // PANELS_PER_ROW)
+    heights = [3.2] + [2.4] * pattern_rows + ([1.6] if images else [])
+    fig = plt.figure(figsize=(9.0, sum(heights) + 0.4))
+    grid = fig.add_gridspec(len(heights), ncols, height_ratios=heights)
+    ax = fig.add_subplot(grid[0, :])
     convergence_axes(ax, comparison.histories, comparison.F_best)
     ax.set_title(f"{comparison.problem}, {comparison.dataset}, λ = {comparison.lam:.3g}")
-    for col, (method, run) in enumerate(ran, start=1):
-        sparsity_axes(fig.add_subplot(grid[0, col]), points[run], f"{method}\nnnz = "
-                      f"{int(np.count_nonzero(np.abs(points[run]) > NNZ_TOL))}")
+    for i, (method, run) in enumerate(ran):
+        sparsity_axes(fig.add_subplot(grid[1 + i // PANELS_PER_ROW, i % PANELS_PER_ROW]), points[run],
+                      f"{method}\nnnz = {int(np.count_nonzero(np.abs(points[run]) > NNZ_TOL))}")
     if images:
         method, run = ran[0]
         X = points[run]
-        inner = grid[1, :].subgridspec(1, X.shape[1])
+        inner = grid[-1, :].subgridspec(1, X.shape[1])
         vmax = float(np.max(np.abs(X))) or 1.0
         for j in range(X.shape[1]):
             axj = fig.add_subplot(inner[0, j])
@@ -124,5 +138,49 @@ def frontier_figure(frontier: pd.DataFrame, title: str = "", pca: float | None =
     ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def first_picture(F_history, X_start: np.ndarray, X_end: np.ndarray, title: str = "") -> plt.Figure:
+    """Notebook 00's first picture of OBCD: F along the run (every step changes two rows and never
+    increases F), and the loading matrix before and after as sparsity patterns."""
+    F_history = np.asarray(F_history, dtype=float)
+    fig = plt.figure(figsize=(8.5, 3.2))
+    grid = fig.add_gridspec(1, 3, width_ratios=[3.0, 1.0, 1.0])
+    ax = fig.add_subplot(grid[0, 0])
+    ax.plot(np.arange(F_history.size), F_history, color=SOLVER_COLORS["obcd"], lw=1.8)
+    ax.set_xlabel("OBCD step (one pair of rows each)")
+    ax.set_ylabel("F(X)")
+    ax.grid(alpha=0.3)
+    ax.set_title(title or "F never increases")
+    for col, (X, name) in enumerate(((X_start, "start"), (X_end, "OBCD's answer")), start=1):
+        sparsity_axes(fig.add_subplot(grid[0, col]), X, f"{name}\nnnz = {int(np.count_nonzero(np.abs(X) > NNZ_TOL))}")
+    fig.tight_layout()
+    return fig
+
+
+def paper_grid_figure(records: pd.DataFrame, value: str = "F", title: str = "", decimals: int = 1) -> plt.Figure:
+    """A paper table (one data set, every method(start) x lam) as a heatmap a student can read: a
+    row per method and start, a column per lam, each cell's ``value`` written in (``decimals``
+    after the point, the paper's precision) and coloured by its rank within the column (dark =
+    lowest), since F spans orders of magnitude across lam. Ranks are taken on the printed values,
+    so rounding never decides between two cells that print alike. The full wide table is on the
+    site's Experiment grids page."""
+    if records.empty:
+        raise ValueError("no records to draw")
+    frame = records.assign(lam=records["lam"].fillna(0.0), row=records["method"] + " (" + records["start"] + ")")
+    grid = frame.pivot_table(index="row", columns="lam", values=value, aggfunc="mean").round(decimals)
+    ranks = grid.rank(axis=0, method="min").sub(1).div(max(len(grid) - 1, 1))
+    cmap = ListedColormap(plt.get_cmap("Blues_r")(np.linspace(0.0, 0.75, 256)))  # the worst cell stays legible
+    fig, ax = plt.subplots(figsize=(min(2.4 + 1.6 * grid.shape[1], 9.0), 0.9 + 0.34 * len(grid)))
+    image = ax.imshow(ranks.to_numpy(), cmap=cmap, vmin=0.0, vmax=1.0, aspect="auto")
+    for (i, j), v in np.ndenumerate(grid.to_numpy()):
+        ax.text(j, i, fmt(v, decimals, floor=None), ha="center", va="center", fontsize=9,
+                color="white" if ranks.iat[i, j] < 0.5 else "black")
+    ax.set_xticks(range(grid.shape[1]), [f"λ = {lam:g}" for lam in grid.columns])
+    ax.set_yticks(range(len(grid)), grid.index)
+    ax.set_title(title or f"{value} by method and λ (darker = lower within the column)")
+    fig.colorbar(image, ax=ax, label="rank within λ (0 = lowest)", fraction=0.04, pad=0.02, ticks=[0.0, 0.5, 1.0])
     fig.tight_layout()
     return fig

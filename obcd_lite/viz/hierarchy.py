@@ -10,17 +10,19 @@ import itertools
 
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.patches import FancyBboxPatch
 
-from ..rounding import fmt
+from ..rounding import equals, fmt
 from .style import SOLVER_COLORS, apply_style
 
 apply_style()
 LEVEL_COLORS = {"critical": "#dde8f5", "BS2": "#b7d0ea", "BS3": "#8fb5dd", "BS4": "#6a9bcf", "global": "#f3c67a"}
 
 
-def nested_sets_figure(counts: dict, title: str = "", figsize=(10, 4.2)):
-    """Nested boxes critical ⊇ BS2 ⊇ BS3 ⊇ ... ⊇ global for each solver label, with counts.
+def nested_sets_figure(counts: dict, title: str = "", figsize=(10, 4.6)):
+    """Critical ⊇ BS2 ⊇ BS3 ⊇ ... ⊇ global for each solver label, to scale: each level is a square
+    from the same corner whose area is its share of all limits, so a level that is not nested in the
+    one before it (BS2 points that are not critical, the erratum of Theorem 3.8(a)) sticks out of it.
+    The counts are listed under the squares, never inside a box too small for them.
 
     Points in BS2 but not critical (the erratum) are drawn in a red box outside "critical".
 
@@ -40,28 +42,48 @@ def nested_sets_figure(counts: dict, title: str = "", figsize=(10, 4.2)):
     """
     labels = list(counts)
     fig, axes = plt.subplots(1, len(labels), figsize=figsize, squeeze=False)
+    most_lines = max(len(table) for table in counts.values())  # one text line per key: same scale in every panel
     for ax, label in zip(axes[0], labels):
         table = counts[label]
+        total = max(int(table["points"]), 1)
         levels = [name for name in table if name not in ("points", "BS2_not_critical")]
-        ax.add_patch(FancyBboxPatch((0.02, 0.02), 0.96, 0.9, boxstyle="round,pad=0.01", fc="white", ec="0.4"))
-        ax.text(0.05, 0.87, f"all limits: {table['points']}", fontsize=9, va="top")
-        for depth, name in enumerate(levels):
-            inset = 0.08 + 0.09 * depth
-            width = 0.66 - 0.09 * depth
-            ax.add_patch(FancyBboxPatch((inset, inset - 0.02), width, 0.84 - 2 * inset + 0.04,
-                                        boxstyle="round,pad=0.01", fc=LEVEL_COLORS.get(name, "#cccccc"), ec="0.3"))
-            ax.text(inset + 0.02, 0.84 - inset, f"{name}: {table.get(name, 0)}", fontsize=9, va="top")
+        ax.add_patch(plt.Rectangle((0, 0), 1, 1, fc="white", ec="0.3", lw=1.2))
+        sides = {name: np.sqrt(table.get(name, 0) / total) for name in levels}
+        for name in levels:  # fills first, outlines on top: a level as large as the next stays visible
+            if sides[name] > 0:
+                ax.add_patch(plt.Rectangle((0, 0), sides[name], sides[name], fc=LEVEL_COLORS.get(name, "#cccccc"),
+                                           ec="none"))
+        for name in reversed(levels):  # critical's dashed outline last: it shows where a level covers it
+            if sides[name] > 0:
+                ax.add_patch(plt.Rectangle((0, 0), sides[name], sides[name], fc="none", **_level_edge(name)))
+        lines = [(f"all limits: {table['points']}", "black")]
+        lines += [(f"{name}: {table.get(name, 0)}", "black") for name in levels]
         extra = table.get("BS2_not_critical", 0)
-        ax.add_patch(FancyBboxPatch((0.76, 0.1), 0.2, 0.3, boxstyle="round,pad=0.01", fc="#f6c0c0", ec="tab:red"))
-        ax.text(0.86, 0.25, f"BS2 but\nnot critical:\n{extra}", ha="center", va="center", fontsize=8.5)
+        lines.append((f"BS2, not critical: {extra}", "tab:red" if extra else "0.35"))
+        for row, (text, colour) in enumerate(lines):
+            y = -0.12 - 0.13 * row
+            name = text.split(":")[0]
+            if name in LEVEL_COLORS:
+                ax.add_patch(plt.Rectangle((0.0, y - 0.045), 0.08, 0.09, fc=LEVEL_COLORS[name], clip_on=False,
+                                           **_level_edge(name)))
+            ax.text(0.12, y, text, fontsize=9, va="center", color=colour)
         ax.set_title(label, color=SOLVER_COLORS.get(label.split()[0].lower(), "black"))
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1)
+        ax.set_xlim(-0.02, 1.02)
+        ax.set_ylim(-0.2 - 0.13 * most_lines, 1.02)
+        ax.set_aspect("equal")
         ax.axis("off")
+    fig.text(0.5, 0.005, "areas to scale: each square's area is its share of all limits", ha="center", fontsize=9,
+             color="0.35")
     if title:
         fig.suptitle(title)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
     return fig
+
+
+def _level_edge(name: str) -> dict:
+    """The outline of a level's square: critical dashed, the BS levels solid, global thick."""
+    return {"critical": dict(ec="navy", lw=2.0, ls="--"), "global": dict(ec="saddlebrown", lw=2.2)}.get(
+        name, dict(ec="0.3", lw=1.2))
 
 
 def certificate_figure(classification, figsize=(10, 3.6)):
@@ -82,11 +104,11 @@ def certificate_figure(classification, figsize=(10, 3.6)):
     c = classification
     fig, (ax_levels, ax_gaps) = plt.subplots(1, 2, figsize=figsize, gridspec_kw={"width_ratios": [1.3, 1]})
     names = list(c.levels)
-    notes = {"critical": f"dist(0, ∂_M F) = {fmt(c.residual.value, 1, style='e')}"}
+    notes = {"critical": f"dist(0, ∂_M F) {equals(c.residual.value, 1, style='e')}"}
     for k, rep in c.blocks.items():
         notes[f"BS{k}"] = f"largest gap {fmt(rep.largest_gap, 1, style='e')} ({rep.failing}/{len(rep.gaps)} fail)"
     if c.global_min is not None:
-        notes["global"] = (f"F = {fmt(c.F, 4)}, min F ∈ [{fmt(c.global_min.lower_bound, 4)}, "
+        notes["global"] = (f"F {equals(c.F, 4)}, min F ∈ [{fmt(c.global_min.lower_bound, 4)}, "
                            f"{fmt(c.global_min.value, 4)}]")
     else:
         notes["global"] = getattr(c, "global_note", "") or "not searched (the explorer certifies only tiny angle spaces)"

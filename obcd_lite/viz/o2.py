@@ -11,8 +11,10 @@ from typing import Sequence
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..rounding import fmt
 from ..stiefel import ref, rot
 from .style import BRANCH_COLORS, BRANCH_LABELS, apply_style
+from .tables import html_table
 
 apply_style()
 KIND_MARKERS = {"min": "v", "max": "^", "other": "D", "flat": "s"}
@@ -77,7 +79,9 @@ def landscape_axes(ax, landscape: dict, critical=(), bs2=(), trajectories: dict 
     ax : matplotlib Axes.
     landscape : dict from :func:`obcd_lite.teaching.critical_points.landscape_2x2`.
     critical, bs2 : CriticalPoint records; markers: ▼ min, ▲ max, ◆ other, ■ flat arc;
-        filled = smooth, hollow = kink of the l1 term; a star rings each BS_2-point.
+        filled = smooth, hollow = kink of the l1 term; a star rings each BS_2-point. Each point is
+        marked once, at its θ in [0, 2π) (a point at θ = 0 is not repeated at 2π, so the marks
+        count the points the title names).
     trajectories : {label: (branches, thetas, values)} drawn as connected dots.
     title : the axes' title.
 
@@ -91,10 +95,10 @@ def landscape_axes(ax, landscape: dict, critical=(), bs2=(), trajectories: dict 
                 label=BRANCH_LABELS[branch])
     for pt in critical:
         color = BRANCH_COLORS[pt.branch]
-        ax.plot(_seam(pt.theta), [pt.value] * len(_seam(pt.theta)), KIND_MARKERS[pt.kind], ms=8, mec=color,
+        ax.plot([pt.theta], [pt.value], KIND_MARKERS[pt.kind], ms=8, mec=color,
                 mfc=color if pt.smooth else "white", mew=1.6, zorder=4, clip_on=False)
     for pt in bs2:
-        ax.plot(_seam(pt.theta), [pt.value] * len(_seam(pt.theta)), "*", ms=20, mfc="none", mec="crimson",
+        ax.plot([pt.theta], [pt.value], "*", ms=20, mfc="none", mec="crimson",
                 mew=1.6, zorder=5, clip_on=False)
     for (label, (branches, thetas, values)), style in zip((trajectories or {}).items(),
                                                           (("k", "o", "--"), ("green", "s", ":"))):
@@ -121,11 +125,6 @@ def landscape_axes(ax, landscape: dict, critical=(), bs2=(), trajectories: dict 
     return ax
 
 
-def _seam(theta: float) -> list[float]:
-    """theta, plus 2 pi when theta = 0: the x-axis cuts the circle there, so show both ends."""
-    return [theta, 2 * np.pi] if theta < 1e-12 else [theta]
-
-
 def landscape_figure(landscape: dict, critical=(), bs2=(), trajectories=None, title="",
                      figsize=(7, 4.8)):
     """A one-panel figure around :func:`landscape_axes`.
@@ -148,23 +147,13 @@ def landscape_figure(landscape: dict, critical=(), bs2=(), trajectories=None, ti
     return fig
 
 
-def critical_table(points) -> str:
-    """A fixed-precision text table of CriticalPoint records (for printing in notebooks).
-
-    Parameters
-    ----------
-    points : sequence of CriticalPoint
-        The records.
-
-    Returns
-    -------
-    str
-        One line per point.
-    """
-    lines = [f"{'branch':<6} {'theta':>9} {'F':>11} {'kind':<6} {'smooth':<6}"]
-    for pt in points:
-        lines.append(f"{pt.branch:<6} {pt.theta:9.6f} {pt.value:11.6f} {pt.kind:<6} {str(pt.smooth):<6}")
-    return "\n".join(lines)
+def critical_table(points, caption: str = ""):
+    """CriticalPoint records as a rendered table (branch, θ, F at 6 decimals, kind, smooth or kink)."""
+    rows = [{"branch": pt.branch, "theta": fmt(pt.theta, 6, floor=None), "F": fmt(pt.value, 6),
+             "kind": {"min": "local min", "max": "local max"}.get(pt.kind, pt.kind),
+             "where": "smooth point" if pt.smooth else "kink"} for pt in points]
+    return html_table(rows, {"branch": "branch", "theta": "θ", "F": "F", "kind": "kind", "where": "where"},
+                      caption=caption)
 
 
 def snapshot_figure(snap, figsize=(8.5, 4.0)):

@@ -8,9 +8,12 @@ from __future__ import annotations
 #: Rotations rot(θ) (det = +1) and reflections ref(θ) (det = −1), everywhere in the suite.
 BRANCH_COLORS = {"rot": "tab:blue", "ref": "tab:orange"}
 BRANCH_LABELS = {"rot": "rotations rot(θ), det = +1", "ref": "reflections ref(θ), det = −1"}
-#: Solvers in comparison plots (OBCD first; baselines keep their colour in every figure).
-SOLVER_COLORS = {"obcd": "tab:red", "cayley": "tab:purple", "manpg": "tab:blue", "manpg_ada": "tab:cyan",
-                 "rsubgrad": "tab:olive", "soc": "tab:green", "radmm": "tab:brown", "psm": "tab:pink",
+#: Solvers in comparison plots (OBCD first; baselines keep their colour in every figure). Every colour
+#: has a contrast of at least 3:1 against white (WCAG for graphics), so a label in it stays readable:
+#: no yellow, olive or cyan text on white (tests/viz/test_style.py).
+SOLVER_COLORS = {"obcd": "tab:red", "cayley": "tab:purple", "manpg": "tab:blue", "manpg_ada": "teal",
+                 "rsubgrad": "darkolivegreen", "soc": "tab:green", "radmm": "tab:brown", "psm": "mediumvioletred",
+                 "obcd_rot": "black", "obcd_step": "darkmagenta", "rcd": "saddlebrown",
                  "sklearn": "tab:gray"}
 #: Smallest font size on figures, in points: at figure.dpi = 90 a 10 pt glyph is 12.5 px, i.e. >= 9 pt as
 #: displayed (12 CSS px) when JupyterLab shows the figure unscaled (figures are <= 9 in = 810 px wide;

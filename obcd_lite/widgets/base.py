@@ -16,6 +16,7 @@ Displayed before the notebook has run (no kernel, so no widget model), JupyterLa
 """
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -48,6 +49,8 @@ class Explorer:
     out: Any
     state: dict = field(default_factory=dict)
     redraw: Callable[..., None] | None = field(default=None, repr=False)
+    text: Any = field(default=None, repr=False)
+    status: Any = field(default=None, repr=False)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         bundle = self.widget._repr_mimebundle_(include=include, exclude=exclude)
@@ -61,15 +64,20 @@ def explorer(controls: dict, compute: Callable[..., Any], figure: Callable[[Any]
              ) -> Explorer:
     """Wire ``controls`` to ``compute(**values)``; draw ``figure(result)`` into an Output widget.
 
-    A value that ``compute`` rejects (ValueError) is shown as the message instead of a figure,
-    and ``state["error"]`` holds it; the previous result stays in ``state["value"]``.
+    While ``compute`` and ``figure`` run, a status line above the controls reads :data:`BUSY_TEXT`
+    (a student moving a slider sees that an update is under way, however long it takes;
+    ``state["busy_seen"]`` records what it said during the last update, for the tests). A
+    combination that ``compute`` rejects (ValueError) clears the figure and shows why in the text
+    under it: no figure of an earlier setting stays on screen. ``state["error"]`` holds the message
+    and ``state["value"]`` is None. ``Explorer.text`` and ``Explorer.status`` are the two HTML widgets.
 
     Parameters
     ----------
     controls : name -> ipywidgets control; ``compute`` is called with the controls' values by name.
     compute : pure function from the values to a result (no drawing).
     figure : result -> matplotlib Figure (closed after display).
-    summary : result -> text shown under the figure in a ``<pre>`` block (fixed precision).
+    summary : result -> the text under the figure: an HTML fragment (it starts with ``<``, e.g. a
+        table of :mod:`obcd_lite.viz.tables`) or plain text, shown in a block that keeps its lines.
     layout : (controls, out, text) -> the box to display; default: controls in rows of two, then
         the figure, then the text.
 
@@ -82,27 +90,63 @@ def explorer(controls: dict, compute: Callable[..., Any], figure: Callable[[Any]
 
     out = widgets.Output()
     text = widgets.HTML()
-    state: dict = {"value": None, "redraws": 0, "error": None}
+    status = widgets.HTML()
+    state: dict = {"value": None, "redraws": 0, "error": None, "busy_seen": None}
 
     def redraw(_change=None) -> None:
+        status.value = BUSY_TEXT
+        state["busy_seen"] = status.value
         try:
             value = compute(**{name: control.value for name, control in controls.items()})
         except ValueError as exc:
-            state["error"] = str(exc)
-            text.value = f"<pre>cannot compute: {exc}</pre>"
+            state.update(value=None, error=str(exc))
+            out.outputs = ()
+            text.value = f'<p style="{_ERROR_STYLE}"><b>This combination cannot be shown</b>: {html.escape(str(exc))}</p>'
+            status.value = ""
             return
         state.update(value=value, error=None, redraws=state["redraws"] + 1)
         fig = figure(value)
         out.outputs = ()
         out.append_display_data(fig)
         plt.close(fig)
-        text.value = "" if summary is None else "<pre>" + summary(value) + "</pre>"
+        text.value = "" if summary is None else _as_html(summary(value))
+        status.value = ""
 
     for control in controls.values():
         control.observe(redraw, names="value")
     redraw()
-    box = (layout or _default_layout)(controls, out, text)
-    return Explorer(widget=box, controls=controls, out=out, state=state, redraw=redraw)
+    box = widgets.VBox([status, (layout or _default_layout)(controls, out, text)])
+    return Explorer(widget=box, controls=controls, out=out, state=state, redraw=redraw, text=text, status=status)
+
+
+#: What the text under an explorer says while an update runs.
+BUSY_TEXT = '<p style="color:#555"><b>⏳ updating…</b> (the figure is replaced when this is done)</p>'
+_ERROR_STYLE = "color:#a40000; border-left:4px solid #a40000; padding-left:8px"
+
+
+def _as_html(summary: str) -> str:
+    """An HTML fragment as it is; plain text in a block that keeps its lines and scrolls sideways
+    instead of wrapping mid-column."""
+    if summary.lstrip().startswith("<"):
+        return summary
+    return f'<pre style="white-space:pre; overflow-x:auto">{html.escape(summary)}</pre>'
+
+
+def timed_updates(ex: Explorer, name: str, values) -> list[float]:
+    """Set ``ex.controls[name]`` to each of ``values`` and return the seconds each update took; then
+    put the control back to where it was, so the explorer is left in the state its text describes
+    (a notebook's timing cell must not change what the explorer above it shows)."""
+    import time
+
+    control = ex.controls[name]
+    initial = control.value
+    seconds = []
+    for value in values:
+        start = time.perf_counter()
+        control.value = value
+        seconds.append(time.perf_counter() - start)
+    control.value = initial
+    return seconds
 
 
 def _default_layout(controls: dict, out, text):

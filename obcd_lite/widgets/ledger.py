@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ..teaching.ledger import LEDGER, VERDICTS, ledger_rows, ledger_table, section_of
+from ..teaching.ledger import LEDGER, VERDICTS, ledger_rows, section_of
 from ..viz.ledger import verdict_figure
+from ..viz.tables import ledger_html
 from .base import Explorer, explorer, slider_layout
 
 SECTIONS = ("all", *sorted({section_of(r["label"]) for r in LEDGER}))
@@ -49,4 +50,4 @@ def build_explorer(section: str = "all", verdict: str = "all") -> Explorer:
     controls = {"section": widgets.Dropdown(options=SECTIONS, value=section, description="section", **style),
                 "verdict": widgets.Dropdown(options=("all", *VERDICTS), value=verdict, description="verdict", **style)}
     return explorer(controls, select, lambda rows: verdict_figure(rows, f"{len(rows)} rows"),
-                    summary=lambda rows: ledger_table(rows) or "no statement matches")
+                    summary=lambda rows: ledger_html(rows).html if rows else "no statement matches")

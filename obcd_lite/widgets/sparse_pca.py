@@ -8,10 +8,12 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from ..data import DATASET_NAMES
-from ..experiments.sparse_pca import DEFAULTS, compare, default_methods, summary
+from ..experiments.sparse_pca import DEFAULTS, compare, default_methods
+from ..rounding import fmt
 from ..experiments.runner import PROBLEMS, STARTS
 from ..solvers import SOLVERS
 from ..viz.experiments import comparison_figure
+from ..viz.tables import frame_html
 from .base import Explorer, explorer, slider_layout
 
 #: Slider ranges: lam on a log scale from 1e-5 to 10 (the paper's tables sit at 10..500, far right).
@@ -52,4 +54,10 @@ def build_explorer(**overrides) -> Explorer:
         "seed": widgets.IntSlider(value=values["seed"], min=0, max=20, description="seed", continuous_update=False,
                                   **slider_layout()),
     }
-    return explorer(controls, compare, comparison_figure, summary=summary)
+    return explorer(controls, compare, comparison_figure, summary=table_summary)
+
+
+def table_summary(comparison) -> str:
+    """The explorer's table as rendered HTML, every number through ``rounding.fmt`` (4 significant
+    digits; a feasibility at rounding level reads ``< 1e-12``)."""
+    return frame_html(comparison.table, lambda v: fmt(v, 4, style="g")).html

@@ -170,7 +170,9 @@ def _move_slider(lab, page, name: str, view, timings: dict) -> None:
     if json.loads(before)["images"] or any(json.loads(before)["text"]):
         left = SLIDER_EFFECT_TIMEOUT - (time.monotonic() - start)
         try:
-            page.wait_for_function(f"([view, before]) => ({DRIVEN_JS})(view) !== before",
+            # changed, and the explorer's busy text ("updating…", widgets.base.BUSY_TEXT) gone again
+            page.wait_for_function(f"([view, before]) => {{ const now = ({DRIVEN_JS})(view); "
+                                   f"return now !== before && !now.includes('updating…'); }}",
                                    arg=[view.element_handle(), before], timeout=max(left, 0.05) * 1000)
         except PlaywrightTimeoutError:
             pytest.fail(f"{name}: slider {label!r} moved ({before_readout} -> {readout.inner_text()}) but neither "

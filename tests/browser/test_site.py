@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 #: The landing page, every notebook's page (found by glob) and an API page.
 PAGES = (["index.html"] + [f"notebooks/{nb.stem}.html" for nb in sorted((ROOT / "notebooks").glob("*.ipynb"))]
-         + ["api/obcd_lite.stiefel.html"])
+         + ["api/obcd_lite.stiefel.html", "errata.html", "benchmarks/parallel_grids.html"])  # the widest tables
 #: A page known to hold math, figures and an explorer: the checks below are not vacuous.
 RICH_PAGE = "notebooks/01_rotation_vs_reflection.html"
 MATHJAX_TIMEOUT = 60  # seconds; typesetting a long notebook page on a loaded 2-core machine
@@ -53,6 +53,30 @@ IMAGES_JS = """() => Promise.all([...document.images].map(img => img.decode().th
     () => [img.getAttribute('src').slice(0, 80), 0])))"""
 
 
+#: Tables whose visible right edge runs past the content column (under the "On this page" panel): a
+#: table inside a box that scrolls sideways is visible up to that box's edge (Furo's table wrappers
+#: reach 6 px past the column by design, hence the 8 px).
+OVERFLOWING_TABLES_JS = """() => { const article = document.querySelector('article');
+  if (!article) return [];
+  const right = article.getBoundingClientRect().right;
+  const visibleRight = (table) => {
+    let edge = table.getBoundingClientRect().right;
+    for (let e = table.parentElement; e && e !== article; e = e.parentElement) {
+      if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(e).overflowX)) {
+        edge = Math.min(edge, e.getBoundingClientRect().right);
+      }
+    }
+    return edge;
+  };
+  return [...article.querySelectorAll('table')].filter(t => visibleRight(t) > right + 8)
+    .map(t => t.textContent.trim().slice(0, 60)); }"""
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # keep the test output clean
+        pass
+
+
 @pytest.fixture(scope="module")
 def site_url(built_site):
     """The built site served on 127.0.0.1 at a free port, for this module."""
@@ -72,6 +96,7 @@ def test_site_page_in_a_real_browser(browser, site_url, page_path):
             counts = page.evaluate(MATH_COUNTS_JS)
         images = page.evaluate(IMAGES_JS)
         text = page.evaluate(VISIBLE_TEXT_JS)
+        overflowing = page.evaluate(OVERFLOWING_TABLES_JS)
         page.wait_for_load_state("networkidle")  # MathJax's fonts and extensions arrived (or failed)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         name = Path(page_path).stem
@@ -88,6 +113,7 @@ def test_site_page_in_a_real_browser(browser, site_url, page_path):
     assert counts["typeset"] == counts["math"] and counts["errors"] == 0, counts
     assert page_path != RICH_PAGE or counts["math"] > 10
     assert [src for src, width in images if width == 0] == [], "images that did not load"
+    assert overflowing == [], "tables wider than the content column (docs/_static/site.css)"
     assert page_path != RICH_PAGE or len(images) >= 3
     for raw in ("\\(", "\\)", "\\[", "\\]"):
         assert raw not in text, f"raw {raw} left in the text"

@@ -12,7 +12,7 @@ from sympy.parsing.sympy_parser import implicit_multiplication_application, pars
 
 from obcd_lite import L0, L1, CappedL1, NonNeg
 from obcd_lite.teaching import symbolic as S
-from obcd_lite.teaching.errata import ERRATA, KINDS, all_errata, errata_rows, errata_table
+from obcd_lite.teaching.errata import ERRATA, KINDS, all_errata, errata_rows
 from obcd_lite.teaching.ledger import paper_statements
 from obcd_lite.teaching.instances import random_instance
 from obcd_lite.subproblem.brute_force import brute_force_2x2
@@ -27,7 +27,7 @@ def test_every_erratum_names_a_test_of_this_module():
     assert len(names) == len(rows) > len(ERRATA)
     assert {r["kind"] for r in rows} <= set(KINDS) and {r["notebook"] for r in rows} == {"01", "02", "03", "05"}
     assert sum(len(errata_rows(nb)) for nb in ("01", "02", "03", "05")) == len(rows)
-    assert errata_table("02").startswith("1. [eq. (11), first line] (slip)")
+    assert errata_rows("02")[0]["where"] == "eq. (11), first line" and errata_rows("02")[0]["kind"] == "slip"
     with pytest.raises(ValueError, match="notebook"):
         errata_rows("04")
 

@@ -53,7 +53,7 @@ def test_compute_rejects_bad_values():
 def test_summary_names_the_global_minimum():
     text = snapshot_summary(compute(*PAPER_F2, 1.0, "ref"))
     assert "global min: rot at theta = 0.0000, F = 12.000000" in text
-    assert "Cayley max |det Q - 1| = < 1e-12" in text  # det Q = 1 exactly; its rounding prints as a bound
+    assert "Cayley max |det Q - 1| < 1e-12" in text  # det Q = 1 exactly; its rounding prints as a bound
 
 
 def test_summary_ties_go_to_the_first_critical_point():

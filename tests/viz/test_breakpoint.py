@@ -35,12 +35,6 @@ def test_legend_lists_every_marker_and_axes_are_labelled():
     matplotlib.pyplot.close(fig)
 
 
-def test_stage_0_is_not_an_empty_picture():
-    fig = stepper_figure(stepper_state(0, "l1", 0))
-    assert any("stage 0" in t.get_text() for t in fig.axes[0].texts)
-    matplotlib.pyplot.close(fig)
-
-
 def test_half_circles_figure_marks_both_kinks_of_each_entry():
     from obcd_lite.subproblem import branch_coefficients
     from obcd_lite.viz.breakpoint import half_circles_figure
@@ -53,4 +47,19 @@ def test_half_circles_figure_marks_both_kinks_of_each_entry():
     assert len(c) == 2 * x.shape[1]
     entries = np.outer(c, x[0]) + np.outer(s, y[0])  # c x_i + s y_i at each marked angle
     assert np.all(np.min(np.abs(entries), axis=1) < 1e-12)
+    matplotlib.pyplot.close(fig)
+
+
+def test_stage_0_draws_the_coefficients_not_empty_axes():
+    """Stage 0 shows each branch's five coefficients as labelled bars (issue 30: it was empty axes
+    with text running across both panels)."""
+    state = stepper_state(0, "l1", 0)
+    fig = stepper_figure(state)
+    axes = [ax for ax in fig.axes if ax.patches]
+    assert len(axes) == 2
+    for k, ax in enumerate(axes):
+        heights = [p.get_height() for p in ax.patches]
+        np.testing.assert_allclose(heights, [state["coefficients"][name][k] for name in "abwde"])
+        assert len(ax.texts) == 5
+    assert "stage 0" in fig.texts[0].get_text()
     matplotlib.pyplot.close(fig)

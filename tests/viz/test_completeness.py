@@ -28,7 +28,9 @@ def test_step_figure(D_and_factors):
     D, factors = D_and_factors
     s = step_state(D, factors, len(factors))
     fig = step_figure(s)
-    assert len(fig.axes) == 3
+    product, remaining, bar, strip = fig.axes
+    assert remaining.images[0].colorbar is not None and bar.get_ylabel() == "matrix entry"  # a colour bar: -1 .. 1
+    assert bar.get_ylim() == (-1.0, 1.0) and strip.patches
     plt.close(fig)
 
 
@@ -36,10 +38,10 @@ def test_strip_uses_the_one_palette(D_and_factors):
     """Rotations blue and reflections orange, as in every figure of the suite (was red here)."""
     D, factors = D_and_factors
     fig = step_figure(step_state(D, factors, len(factors)))
-    bars = fig.axes[2].patches
+    bars = fig.axes[3].patches
     assert to_hex(bars[0].get_facecolor()) == to_hex(BRANCH_COLORS["rot"])
     assert to_hex(bars[-1].get_facecolor()) == to_hex(BRANCH_COLORS["ref"])
-    assert "orange: reflection" in fig.axes[2].get_xlabel()
+    assert "orange: reflection" in fig.axes[3].get_xlabel()
     plt.close(fig)
 
 
@@ -56,6 +58,9 @@ def test_frame_figure_n3():
     fig = frame_figure(factors)
     titles = [ax.get_title() for ax in fig.axes]
     assert len(titles) == 4 and "right-handed" in titles[0] and "LEFT-handed" in titles[-1]
+    width, height = fig.get_size_inches()
+    assert min(ax.get_position().width * width for ax in fig.axes) > 2.5  # panels large enough to read (were 1.7 in)
+    assert width <= 9.0
     plt.close(fig)
     with pytest.raises(ValueError, match="n = 3"):
         frame_figure(jacobi_givens_qr(np.eye(4)))

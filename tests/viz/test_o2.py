@@ -35,3 +35,28 @@ def test_branches_use_the_one_palette_and_text_is_readable():
     sizes = [t.get_fontsize() for t in ax.get_legend().get_texts()] + [ax.title.get_fontsize()]
     assert min(sizes) >= 10
     plt.close(fig)
+
+
+def test_a_bs2_point_at_theta_0_gets_one_star():
+    """F2's BS2-point is rot(0): one star (at θ = 0), not a second at 2π under the title '1 BS₂-point'."""
+    from obcd_lite.teaching.critical_points import bs2_points_2x2, landscape_2x2
+
+    T = np.array([[1.0, 0.0], [1.0, 2.0]])
+    bs2 = bs2_points_2x2(T, 5.0, alpha=1e-5)
+    assert len(bs2) == 1 and bs2[0].theta == 0.0
+    critical = critical_points_2x2(T, 5.0)
+    fig = landscape_figure(landscape_2x2(T, 5.0), critical, bs2)
+    stars = [line for line in fig.axes[0].lines if line.get_marker() == "*" and len(line.get_xdata())]
+    assert len(stars) == 1 and list(stars[0].get_xdata()) == [0.0]
+    marks = [line for line in fig.axes[0].lines if line.get_marker() in ("v", "^") and len(line.get_xdata())]
+    assert sum(len(line.get_xdata()) for line in marks) == len(critical) == 16
+    plt.close(fig)
+
+
+def test_critical_points_as_a_rendered_table():
+    from obcd_lite.viz.o2 import critical_table
+
+    points = critical_points_2x2(np.array([[1.0, 0.0], [1.0, 2.0]]), 5.0)
+    table = critical_table(points, caption="F2")
+    assert repr(table) == "<table: 16 rows: F2>" and table.html.count("<tr>") == 17
+    assert "12.000000" in table.html and table.html.count("kink") == 8 and "θ" in table.html

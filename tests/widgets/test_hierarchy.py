@@ -99,3 +99,15 @@ def test_explorer_certifies_the_global_level_at_n4_r2_with_scip():
     # point SCIP's search found: certified not global
     c = e.classification
     assert c.bs[2] and not c.critical and c.F > g.value + 1e-5 and c.is_global is False
+
+
+def test_an_invalid_combination_clears_the_figure_and_says_why():
+    """k = 3 with l0: no figure of the earlier k = 2 setting stays; the text names the reason."""
+    ex = build_explorer(n=3, r=1, penalty="l0")
+    assert len(ex.out.outputs) == 1
+    ex.controls["k"].value = 3
+    assert ex.out.outputs == () and ex.state["value"] is None
+    text = ex.text.value
+    assert "cannot be shown" in text and "needs h = Zero()" in text
+    ex.controls["k"].value = 2
+    assert len(ex.out.outputs) == 1 and ex.state["error"] is None

@@ -61,3 +61,15 @@ def test_orbit_explorer_redraws_on_the_slider():
     assert ex.state["value"]["k"] == 3 and ex.state["value"]["closes"]
     ex.controls["k"].value = 7
     assert ex.state["redraws"] == 2 and len(ex.state["value"]["thetas"]) == 7 and len(ex.out.outputs) == 1
+
+
+def test_timed_updates_leave_the_explorer_as_its_text_describes():
+    """Notebook 01's timing cell moves mu; afterwards the explorer is back at the F1 setting."""
+    from obcd_lite.widgets.base import timed_updates
+
+    ex = o2_explorer()
+    before = ex.state["value"]
+    seconds = timed_updates(ex, "mu", (5.0, 2.5, 1.0))
+    assert len(seconds) == 3 and all(s >= 0 for s in seconds)
+    assert ex.controls["mu"].value == 0.0 and ex.state["value"].mu == 0.0
+    assert len(ex.state["value"].critical) == len(before.critical) == 4

@@ -67,3 +67,16 @@ def test_slider_changes_drive_the_state():
     ex.controls["start"].value = "identity"
     assert ex.state["value"].table["F"].iloc[0] <= ex.state["value"].experiment.histories["F"].iloc[0]
     assert len(ex.out.outputs) == 1
+
+
+def test_the_table_is_rendered_html_and_the_busy_text_shows_during_updates():
+    from obcd_lite.widgets.base import BUSY_TEXT
+    from obcd_lite.widgets.sparse_pca import build_explorer
+
+    ex = build_explorer(methods=("obcd",), time_budget=0.05)
+    assert ex.text.value.count("<table") == 1 and "<pre" not in ex.text.value
+    assert ex.widget.children[0] is ex.status  # the busy line sits above the controls, always in view
+    seen = []
+    ex.controls["seed"].observe(lambda _change: seen.append(ex.status.value), names="value")
+    ex.controls["seed"].value = 1  # the explorer's own observer runs first; then ours sees the result
+    assert ex.state["busy_seen"] == BUSY_TEXT and seen == [""]
