@@ -72,11 +72,6 @@ OVERFLOWING_TABLES_JS = """() => { const article = document.querySelector('artic
     .map(t => t.textContent.trim().slice(0, 60)); }"""
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # keep the test output clean
-        pass
-
-
 @pytest.fixture(scope="module")
 def site_url(built_site):
     """The built site served on 127.0.0.1 at a free port, for this module."""

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from obcd_lite.stiefel import polar, random_stiefel
-from obcd_lite.teaching.exercises import NotSolvedYet, check, density_gradient, density_lipschitz, nonneg_level
+from obcd_lite.teaching.exercises import NotSolvedYet, answer_digest, check, density_gradient
 from obcd_lite.teaching.your_problem import PROBLEM_NAMES, explore, instance, penalty
 
 pytest.importorskip("pymanopt", reason="pymanopt is a declared dependency; absent here")
@@ -44,19 +44,49 @@ def test_factorization_start_is_feasible_for_nonneg():
     assert np.isfinite(inst.smooth(penalty("nonneg")).F(inst.X0))
 
 
+#: The digests notebook 08's checks compare with (its hidden tests hold the values).
+DIGESTS = {"08.2": "0258962ef35feaa7", "08.3": "7bdf53fb242787af"}
+
+
+def test_the_digests_are_the_right_answers():
+    """08.2: in row i the Hessian of rho_i^2 / 4 is rho_i I + 2 x_i x_i^T, of norm 3 rho_i <= 3 on the rows of
+    norm <= 1, attained at a unit row: L = 3 (a finite-difference Hessian agrees). 08.3: OBCD's X >= 0 output
+    on the factorization is BS_2 and critical (Theorem 3.8(a) holds for X >= 0), so the answer is True."""
+    x = np.array([0.6, 0.8])  # a unit row
+
+    def grad_row(v):
+        return float(v @ v) * v
+
+    H = np.array([(grad_row(x + 1e-6 * e) - grad_row(x - 1e-6 * e)) / 2e-6 for e in np.eye(2)])
+    assert np.isclose(np.linalg.norm(H, 2), 3.0, rtol=1e-6)
+    assert answer_digest("08.2", 3.0) == DIGESTS["08.2"]
+    from obcd_lite import NonNeg, classify, obcd
+    from obcd_lite.teaching.your_problem import PENALIZED_BUDGET
+
+    inst = instance("factorization", 0)
+    problem = inst.smooth(NonNeg(), bound=False)
+    X = obcd(problem, inst.X0, max_iter=PENALIZED_BUDGET["factorization"], rng=0).X
+    c = classify(problem, X, ks=(2,), zero_tol=1e-10)
+    assert c.bs[2] and c.critical
+    assert answer_digest("08.3", True) == DIGESTS["08.3"]
+
+
 def test_checks_accept_the_answers_and_reveal_nothing(capsys):
-    check(density_gradient, lambda X: np.sum(X * X, axis=1)[:, None] * X, hint="h")
-    check(density_lipschitz, 3.0, hint="h")
-    check(nonneg_level, True, hint="h")
+    check("08.1", lambda X: np.sum(X * X, axis=1)[:, None] * X, expect=(density_gradient,), hint="h")
+    check("08.2", 3.0, expect=(DIGESTS["08.2"],), hint="h")
+    check("08.3", True, expect=(DIGESTS["08.3"],), hint="h")
     assert capsys.readouterr().out.count("correct") == 3
-    for test, wrong in [(density_gradient, lambda X: X), (density_gradient, lambda X: np.sum(X * X) * X),
-                        (density_lipschitz, 1.0), (density_lipschitz, 4.0), (nonneg_level, False)]:
+    for question, wrong, expect in [("08.1", lambda X: X, density_gradient), ("08.1", lambda X: np.sum(X * X) * X,
+                                                                             density_gradient),
+                                    ("08.2", 1.0, DIGESTS["08.2"]), ("08.2", 4.0, DIGESTS["08.2"]),
+                                    ("08.3", False, DIGESTS["08.3"])]:
         with pytest.raises(NotSolvedYet) as failed:
-            check(test, wrong, hint="a hint")
+            check(question, wrong, expect=(expect,), hint="a hint")
         assert str(failed.value) == "not yet. Hint: a hint"
         assert capsys.readouterr().out == ""  # nothing printed: no value is revealed
-    with pytest.raises(NotSolvedYet, match="replace each"):
-        check(density_lipschitz, ..., hint="a hint")
+    with pytest.raises(NotSolvedYet) as asked:
+        check("08.2", ..., expect=(DIGESTS["08.2"],), hint="a hint")
+    assert "Hint" not in str(asked.value)
 
 
 def test_explore_classifies_and_caches():
