@@ -75,7 +75,28 @@ def block_data(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
 
 
 def block_data_unchecked(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
-    """:func:`block_data` without its input checks, for the OBCD loop (which checks its own)."""
+    """:func:`block_data` without its input checks, for the OBCD loop (which checks its own).
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        Or any object with ``exact_Q``, ``scalar_Q`` (and ``block_2x2`` for k = 2, compiled, if it has one).
+    X : numpy.ndarray
+        (n, r), the point.
+    G : numpy.ndarray
+        (n, r), grad f(X).
+    B : numpy.ndarray
+        The k distinct row indices.
+    alpha : float
+        The proximal parameter of eq. (11), >= 0.
+    Q : str
+        One of ``MAJORIZER_Q``, as in :func:`block_data`.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(Qt, P, Z)`` as in :func:`block_data`.
+    """
     k = len(B)
     if k == 2 and Q in Q_CHOICES and hasattr(problem, "block_2x2"):  # compiled, the same arithmetic as the compiled OBCD engine
         return problem.block_2x2(X, G, B, alpha, Q)
