@@ -546,7 +546,7 @@ class Exploration:
         F at the run's output.
     iterations : int
         The iterations the run took.
-    classification : object
+    classification : Classification
         :func:`~obcd_lite.optimality.classify`'s result for the output.
     """
 
