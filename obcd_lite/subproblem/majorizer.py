@@ -79,23 +79,13 @@ def block_data_unchecked(problem, X: np.ndarray, G: np.ndarray, B, alpha: float,
 
     Parameters
     ----------
-    problem : QuadraticProblem
-        Or any object with ``exact_Q``, ``scalar_Q`` (and ``block_2x2`` for k = 2, compiled, if it has one).
-    X : numpy.ndarray
-        (n, r), the point.
-    G : numpy.ndarray
-        (n, r), grad f(X).
-    B : numpy.ndarray
-        The k distinct row indices.
-    alpha : float
-        The proximal parameter of eq. (11), >= 0.
-    Q : str
-        One of ``MAJORIZER_Q``, as in :func:`block_data`.
+    problem, X, G, B, alpha, Q
+        As for :func:`block_data`, already checked: B distinct rows (a numpy array), alpha >= 0, Q in ``MAJORIZER_Q``.
 
     Returns
     -------
     tuple of numpy.ndarray
-        ``(Qt, P, Z)`` as in :func:`block_data`.
+        ``(Qt, P, Z)`` as from :func:`block_data`.
     """
     k = len(B)
     if k == 2 and Q in Q_CHOICES and hasattr(problem, "block_2x2"):  # compiled, the same arithmetic as the compiled OBCD engine
