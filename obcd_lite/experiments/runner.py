@@ -177,10 +177,8 @@ def start_point(start: str, n: int, r: int, problem: str, rng=None) -> np.ndarra
     ----------
     start : str
         One of :data:`STARTS`.
-    n : int
-        Rows.
-    r : int
-        Columns.
+    n, r : int
+        The shape of X0.
     problem : str
         One of :data:`PROBLEMS` ("nonneg" changes the random start).
     rng : numpy.random.Generator or int or None

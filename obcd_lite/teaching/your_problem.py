@@ -104,19 +104,17 @@ def quartic_energy(n: int = 10, r: int = 3, *, coupling: float = 1.0, rng=0) -> 
 
     Parameters
     ----------
-    n : int
-        The grid points (rows of X).
-    r : int
-        The orbitals (columns of X).
+    n, r : int
+        The grid points and the orbitals (rows and columns of X).
     coupling : float
         The weight of the density interaction.
     rng : numpy.random.Generator or int or None
-        The random source (seed).
+        The seed.
 
     Returns
     -------
     Instance
-        Named "quartic".
+        "quartic".
     """
     import pymanopt
 
@@ -150,12 +148,10 @@ def classifier_data(m: int = 120, features: int = 10, rng=0) -> tuple[np.ndarray
 
     Parameters
     ----------
-    m : int
-        The number of samples.
-    features : int
-        The number d of features.
+    m, features : int
+        The numbers of samples and of features (d).
     rng : numpy.random.Generator or int or None
-        The random source (seed).
+        The seed.
 
     Returns
     -------
@@ -178,14 +174,12 @@ def orthogonal_classifier(m: int = 120, features: int = 10, *, scale: float = 4.
 
     Parameters
     ----------
-    m : int
-        The number of samples.
-    features : int
-        The number d of features (rows of W).
+    m, features : int
+        The numbers of samples and of features (d, the rows of W).
     scale : float
         The logits' scale.
     rng : numpy.random.Generator or int or None
-        The random source (seed).
+        The seed.
 
     Returns
     -------
@@ -236,14 +230,12 @@ def orthogonal_factorization(n: int = 10, r: int = 3, samples: int = 40, rng=0) 
 
     Parameters
     ----------
-    n : int
-        The rows of X (features of M).
-    r : int
-        The number of clusters (columns of X).
+    n, r : int
+        The rows of X (features of M) and the number of clusters (columns of X).
     samples : int
         The columns of M.
     rng : numpy.random.Generator or int or None
-        The random source (seed).
+        The seed.
 
     Returns
     -------
@@ -292,17 +284,12 @@ def instance(name: str, rng=0) -> Instance:
     name : str
         One of :data:`PROBLEM_NAMES`.
     rng : numpy.random.Generator or int or None
-        The random source (seed).
+        The seed.
 
     Returns
     -------
     Instance
         Built with the builder's defaults.
-
-    Raises
-    ------
-    ValueError
-        For an unknown name.
     """
     if name not in BUILDERS:
         raise ValueError(f"unknown problem {name!r}; valid names: {', '.join(PROBLEM_NAMES)}")
@@ -323,11 +310,6 @@ def penalty(name: str, lam: float = 0.0) -> Penalty:
     -------
     Penalty
         The penalty h.
-
-    Raises
-    ------
-    ValueError
-        For an unknown name.
     """
     table = {"none": Zero, "l1": lambda: L1(lam), "nonneg": NonNeg}
     if name not in table:
@@ -393,7 +375,7 @@ def smooth_runs(names=PROBLEM_NAMES, *, rng=0) -> dict:
     names : sequence of str
         Problems of :data:`PROBLEM_NAMES`.
     rng : numpy.random.Generator or int or None
-        The random source (seed).
+        The seed.
 
     Returns
     -------
@@ -453,7 +435,7 @@ def penalized_runs(*, solvers=("obcd", "manpg", "rsubgrad"), iterations: int = 2
     iterations : int
         The iterations of the solvers other than OBCD.
     rng : numpy.random.Generator or int or None
-        The random source (seed).
+        The seed.
 
     Returns
     -------
@@ -599,11 +581,6 @@ def explore(problem: str = "quartic", penalty_name: str = "none", lam: float = 0
     -------
     Exploration
         The run and its classification.
-
-    Raises
-    ------
-    ValueError
-        When the solver declines the problem.
     """
     h = penalty(penalty_name, lam)
     label = f"h = {h!r}" if penalty_name == "l1" else f"h = {h!r} (λ = {fmt(lam, 4)} unused)"
