@@ -63,32 +63,100 @@ class QuadraticProblem:
 
     # --- the smooth part -------------------------------------------------
     def grad(self, X: np.ndarray) -> np.ndarray:
-        """Euclidean gradient C X D + L."""
+        """Euclidean gradient C X D + L.
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            (n, r), the point.
+
+        Returns
+        -------
+        numpy.ndarray
+            (n, r), grad f(X).
+        """
         G = self.C @ X if self.D is None else self.C @ X @ self.D
         return G if self.L is None else G + self.L
 
     def f(self, X: np.ndarray) -> float:
-        """The smooth part f(X) = 1/2 tr(X^T C X D) + <X, L> + const."""
+        """The smooth part f(X) = 1/2 tr(X^T C X D) + <X, L> + const.
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            (n, r), the point.
+
+        Returns
+        -------
+        float
+            f(X).
+        """
         return self.f_from_grad(X, self.grad(X))
 
     def f_from_grad(self, X: np.ndarray, G: np.ndarray) -> float:
-        """f(X) in O(nr) from G = grad(X): f = 1/2 <X, G + L> + const."""
+        """f(X) in O(nr) from G = grad(X): f = 1/2 <X, G + L> + const.
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            (n, r), the point.
+        G : numpy.ndarray
+            (n, r), grad f(X).
+
+        Returns
+        -------
+        float
+            f(X).
+        """
         val = 0.5 * float(np.vdot(X, G))
         if self.L is not None:
             val += 0.5 * float(np.vdot(X, self.L))
         return val + self.const
 
     def F(self, X: np.ndarray) -> float:
-        """The objective F = f + h."""
+        """The objective F = f + h.
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            (n, r), the point.
+
+        Returns
+        -------
+        float
+            F(X) = f(X) + h(X).
+        """
         return self.f(X) + self.h(X)
 
     # --- what OBCD needs per block ----------------------------------------
     def gram(self, Z: np.ndarray) -> np.ndarray:
-        """Z D Z^T (k x k)."""
+        """Z D Z^T (k x k).
+
+        Parameters
+        ----------
+        Z : numpy.ndarray
+            (k, r), X(B, :).
+
+        Returns
+        -------
+        numpy.ndarray
+            (k, k), Z D Z^T.
+        """
         return Z @ Z.T if self.D is None else Z @ self.D @ Z.T
 
     def block(self, B) -> np.ndarray:
-        """C_BB (k x k)."""
+        """C_BB (k x k).
+
+        Parameters
+        ----------
+        B : sequence of int
+            The k row indices of the block.
+
+        Returns
+        -------
+        numpy.ndarray
+            (k, k), C(B, B).
+        """
         if len(B) == 2:  # scalar reads beat two fancy indexings on the OBCD hot path
             i, j = B
             C = self.C
@@ -96,13 +164,39 @@ class QuadraticProblem:
         return self.C[np.ix_(B, B)]
 
     def exact_Q(self, B, Z: np.ndarray) -> np.ndarray:
-        """Eq. (9): (Z D Z^T) (x) C_BB, the exact curvature of f along the block (k^2 x k^2)."""
+        """Eq. (9): (Z D Z^T) (x) C_BB, the exact curvature of f along the block (k^2 x k^2).
+
+        Parameters
+        ----------
+        B : sequence of int
+            The k row indices of the block.
+        Z : numpy.ndarray
+            (k, r), X(B, :).
+
+        Returns
+        -------
+        numpy.ndarray
+            (k^2, k^2), Q of eq. (9).
+        """
         G, CB = self.gram(Z), self.block(B)
         k = len(G)
         return (G[:, None, :, None] * CB[None, :, None, :]).reshape(k * k, k * k)
 
     def scalar_Q(self, B, Z: np.ndarray) -> float:
-        """Eq. (10) via Lemma C.2(a): varsigma = ||Z D Z^T||_2 ||C_BB||_2 >= ||Q_exact||_2."""
+        """Eq. (10) via Lemma C.2(a): varsigma = ||Z D Z^T||_2 ||C_BB||_2 >= ||Q_exact||_2.
+
+        Parameters
+        ----------
+        B : sequence of int
+            The k row indices of the block.
+        Z : numpy.ndarray
+            (k, r), X(B, :).
+
+        Returns
+        -------
+        float
+            varsigma.
+        """
         if len(B) == 2:  # the OBCD hot path: closed forms, no 2 x 2 arrays built
             i, j = B
             C = self.C
@@ -112,7 +206,27 @@ class QuadraticProblem:
 
     def block_2x2(self, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
         """``(Qt, P, Z)`` of Lemma 2.3(a) for a block of two rows, by the compiled arithmetic that the
-        compiled OBCD engine also runs (``block_arithmetic.block_2x2``), so both engines agree bitwise."""
+        compiled OBCD engine also runs (``block_arithmetic.block_2x2``), so both engines agree bitwise.
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            (n, r), the point.
+        G : numpy.ndarray
+            (n, r), grad f(X).
+        B : sequence of int
+            The two row indices.
+        alpha : float
+            The proximal parameter of eq. (11).
+        Q : str
+            "exact" (eq. (9)) or "scalar" (eq. (10)).
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(Qt, P, Z)``: Qt = Q + alpha I (4 x 4), P = [grad f(X) X^T]_BB - mat(Q vec(I_2)) - alpha I_2
+            (2 x 2) and Z = X(B, :) (2 x r).
+        """
         r = X.shape[1]
         Z, Qt, P = np.empty((2, r)), np.empty((4, 4)), np.empty((2, 2))
         block_2x2(self._C, self._D, _c_order(X), _c_order(G), int(B[0]), int(B[1]), float(alpha), Q == "exact",
@@ -121,7 +235,22 @@ class QuadraticProblem:
 
     def apply_step(self, G: np.ndarray, B, dZ: np.ndarray) -> float:
         """Move X by U_B dZ: update G = grad f(X) in place in O(nrk) (Appendix C.3 (i)) and
-        return the exact change of f, <dZ, G_B> + 1/2 tr(dZ^T C_BB dZ D)."""
+        return the exact change of f, <dZ, G_B> + 1/2 tr(dZ^T C_BB dZ D).
+
+        Parameters
+        ----------
+        G : numpy.ndarray
+            (n, r), grad f(X), updated in place to grad f(X + U_B dZ).
+        B : sequence of int
+            The k row indices of the block.
+        dZ : numpy.ndarray
+            (k, r), the change of X(B, :).
+
+        Returns
+        -------
+        float
+            f(X + U_B dZ) - f(X).
+        """
         if len(B) == 2 and G.flags.c_contiguous and G.dtype == np.float64:
             # the compiled engine's arithmetic (``block_arithmetic.step_2x2``), bit for bit
             return step_2x2(self._C, self._D, G, int(B[0]), int(B[1]), _c_order(dZ), np.empty((2, G.shape[1])))
@@ -135,17 +264,37 @@ class QuadraticProblem:
         return change
 
     def compiled_arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """(C, D) as C-ordered float64 arrays for the compiled kernels; D = I is a (0, 0) array."""
+        """(C, D) as C-ordered float64 arrays for the compiled kernels; D = I is a (0, 0) array.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(C, D)``.
+        """
         return self._C, self._D
 
     def lipschitz(self) -> float:
         """L = ||C||_2 ||D||_2, the Lipschitz constant of grad f = C X D + L_lin (for ``sparse_pca``
-        2 lambda_max(C), the ManPG reference code's ``2*abs(eigs(B,1))``)."""
+        2 lambda_max(C), the ManPG reference code's ``2*abs(eigs(B,1))``).
+
+        Returns
+        -------
+        float
+            ||C||_2 ||D||_2 (||C||_2 when D = I).
+        """
         L = _spectral_norm_large(self.C)
         return L if self.D is None else L * _spectral_norm_large(self.D)
 
     def check_point(self, X: np.ndarray, name: str = "X0") -> None:
-        """Raise ValueError naming ``name`` if X has the wrong shape or h(X) = inf (infeasible for h)."""
+        """Raise ValueError naming ``name`` if X has the wrong shape or h(X) = inf (infeasible for h).
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            The point to check.
+        name : str
+            Its name in the error message.
+        """
         if X.shape[0] != self.n:
             raise ValueError(f"{name} has {X.shape[0]} rows but C is {self.n} x {self.n}")
         if self.r is not None and X.shape[1] != self.r:
@@ -191,6 +340,11 @@ def sparse_pca(C, h: Penalty | None = None, *, scale: float = 1.0) -> QuadraticP
         0.5 is -1/2 tr(X^T C X), the arXiv v3 text, Appendix E.1 and the RADMM code. The paper's
         tables mix them (l0 fits 1.0, l1 fits 0.5: ``experiments.paper_tables.matching_scale``
         recomputes a table entry); ``experiments.paper_tables.convert_lam`` moves lam between them.
+
+    Returns
+    -------
+    QuadraticProblem
+        With C' = -2 scale C (and D = I).
     """
     C = as_data(C, "C")
     check_symmetric(C, "C")
@@ -200,20 +354,59 @@ def sparse_pca(C, h: Penalty | None = None, *, scale: float = 1.0) -> QuadraticP
 
 
 def nonneg_pca(C) -> QuadraticProblem:
-    """Nonnegative PCA: F(X) = -1/2 tr(X^T C X) subject to X >= 0 (Appendix E.1)."""
+    """Nonnegative PCA: F(X) = -1/2 tr(X^T C X) subject to X >= 0 (Appendix E.1).
+
+    Parameters
+    ----------
+    C : array_like
+        (n, n) symmetric covariance.
+
+    Returns
+    -------
+    QuadraticProblem
+        With C' = -C and h = ``NonNeg()``.
+    """
     C = as_data(C, "C")
     check_symmetric(C, "C")
     return QuadraticProblem(-C, h=NonNeg())
 
 
 def procrustes(T, h: Penalty | None = None) -> QuadraticProblem:
-    """F(X) = ||X - T||_F^2 + h(X) = tr(X^T X) - 2 <X, T> + ||T||_F^2 + h(X)."""
+    """F(X) = ||X - T||_F^2 + h(X) = tr(X^T X) - 2 <X, T> + ||T||_F^2 + h(X).
+
+    Parameters
+    ----------
+    T : array_like
+        (n, r), the target.
+    h : Penalty or None
+        The penalty, default none.
+
+    Returns
+    -------
+    QuadraticProblem
+        With C = 2 I, L = -2 T and const = ||T||_F^2.
+    """
     T = as_data(T, "T")
     return QuadraticProblem(2.0 * np.eye(T.shape[0]), L=-2.0 * T, h=h, const=float(np.sum(T * T)))
 
 
 def randn_covariance(m: int = 500, n: int = 1000, rng=None) -> np.ndarray:
-    """The paper's "randn" data: A (m x n) Gaussian scaled to ||A||_F = 1, C = A^T A."""
+    """The paper's "randn" data: A (m x n) Gaussian scaled to ||A||_F = 1, C = A^T A.
+
+    Parameters
+    ----------
+    m : int
+        Samples (rows of A).
+    n : int
+        Features (columns of A).
+    rng : numpy.random.Generator or int or None
+        The random source.
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, n), C = A^T A (tr C = 1).
+    """
     if int(m) != m or int(n) != n or m < 1 or n < 1:
         raise ValueError(f"m and n must be positive integers, got m = {m!r}, n = {n!r}")
     rng = as_rng(rng)

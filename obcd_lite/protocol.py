@@ -40,6 +40,11 @@ class Problem(Protocol):
     lipschitz_is_bound : bool
         True when :meth:`lipschitz` is a proven Lipschitz constant of grad f on St(n, r) (a certificate
         may rely on it), False when it is an estimate (a solver may use it as a first step size only).
+
+    Parameters
+    ----------
+    *args, **kwargs
+        Not used: a protocol is never instantiated; a class conforms by having these members.
     """
 
     n: int | None
@@ -48,22 +53,82 @@ class Problem(Protocol):
     lipschitz_is_bound: bool
 
     def f(self, X: np.ndarray) -> float:
-        """The smooth part f(X)."""
+        """The smooth part f(X).
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            (n, r), the point.
+
+        Returns
+        -------
+        float
+            f(X).
+        """
 
     def grad(self, X: np.ndarray) -> np.ndarray:
-        """The Euclidean gradient of f at X, an (n, r) array."""
+        """The Euclidean gradient of f at X.
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            (n, r), the point.
+
+        Returns
+        -------
+        numpy.ndarray
+            (n, r), grad f(X).
+        """
 
     def f_from_grad(self, X: np.ndarray, G: np.ndarray) -> float:
-        """f(X) given G = grad(X) (cheaper for a quadratic f; f(X) otherwise)."""
+        """f(X) given G = grad(X) (cheaper for a quadratic f; f(X) otherwise).
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            (n, r), the point.
+        G : numpy.ndarray
+            (n, r), grad f(X).
+
+        Returns
+        -------
+        float
+            f(X).
+        """
 
     def F(self, X: np.ndarray) -> float:
-        """The objective F = f + h."""
+        """The objective F = f + h.
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            (n, r), the point.
+
+        Returns
+        -------
+        float
+            F(X) = f(X) + h(X).
+        """
 
     def lipschitz(self) -> float:
-        """A Lipschitz constant of grad f on St(n, r) (see ``lipschitz_is_bound``)."""
+        """A Lipschitz constant of grad f on St(n, r) (see ``lipschitz_is_bound``).
+
+        Returns
+        -------
+        float
+            L_f, a bound or an estimate.
+        """
 
     def check_point(self, X: np.ndarray, name: str = "X0") -> None:
-        """Raise ValueError naming ``name`` if X has the wrong shape or F(X) is not finite."""
+        """Raise ValueError naming ``name`` if X has the wrong shape or F(X) is not finite.
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            The point to check.
+        name : str
+            Its name in the error message.
+        """
 
 
 @runtime_checkable
@@ -72,7 +137,19 @@ class QuadraticStructure(Problem, Protocol):
 
     Attributes
     ----------
-    C : (n, n) array; D : (r, r) array or None (identity); L : (n, r) array or None; const : float.
+    C : numpy.ndarray
+        (n, n), symmetric.
+    D : numpy.ndarray or None
+        (r, r), symmetric; None for the identity.
+    L : numpy.ndarray or None
+        (n, r), the linear term; None for none.
+    const : float
+        The constant term.
+
+    Parameters
+    ----------
+    *args, **kwargs
+        Not used: a protocol is never instantiated; a class conforms by having these members.
     """
 
     C: np.ndarray
@@ -81,19 +158,77 @@ class QuadraticStructure(Problem, Protocol):
     const: float
 
     def exact_Q(self, B, Z: np.ndarray) -> np.ndarray:
-        """Eq. (9): the exact curvature (Z D Z^T) (x) C_BB of f along the block B."""
+        """Eq. (9): the exact curvature (Z D Z^T) (x) C_BB of f along the block B.
+
+        Parameters
+        ----------
+        B : sequence of int
+            The k row indices of the block.
+        Z : numpy.ndarray
+            (k, r), X(B, :).
+
+        Returns
+        -------
+        numpy.ndarray
+            (k^2, k^2), Q of eq. (9).
+        """
 
     def scalar_Q(self, B, Z: np.ndarray) -> float:
-        """Eq. (10): varsigma >= ||Q of eq. (9)||_2 for the block B."""
+        """Eq. (10): varsigma >= ||Q of eq. (9)||_2 for the block B.
+
+        Parameters
+        ----------
+        B : sequence of int
+            The k row indices of the block.
+        Z : numpy.ndarray
+            (k, r), X(B, :).
+
+        Returns
+        -------
+        float
+            varsigma.
+        """
 
     def apply_step(self, G: np.ndarray, B, dZ: np.ndarray) -> float:
-        """Move X by U_B dZ: update G = grad f(X) in place (Appendix C.3 (i)); return the change of f."""
+        """Move X by U_B dZ: update G = grad f(X) in place (Appendix C.3 (i)); return the change of f.
+
+        Parameters
+        ----------
+        G : numpy.ndarray
+            (n, r), grad f(X), updated in place to grad f(X + U_B dZ).
+        B : sequence of int
+            The k row indices of the block.
+        dZ : numpy.ndarray
+            (k, r), the change of X(B, :).
+
+        Returns
+        -------
+        float
+            f(X + U_B dZ) - f(X).
+        """
 
     def compiled_arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """(C, D) as C-ordered float64 arrays for the compiled kernels (D = I is a (0, 0) array)."""
+        """(C, D) as C-ordered float64 arrays for the compiled kernels (D = I is a (0, 0) array).
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(C, D)``.
+        """
 
 
 def is_quadratic(problem) -> bool:
     """Whether ``problem`` carries the quadratic structure (:class:`QuadraticStructure`): the exact Q of
-    eq. (9), the O(nrk) gradient update and the compiled engines apply to it."""
+    eq. (9), the O(nrk) gradient update and the compiled engines apply to it.
+
+    Parameters
+    ----------
+    problem : object
+        Any problem.
+
+    Returns
+    -------
+    bool
+        True for a :class:`QuadraticStructure`.
+    """
     return isinstance(problem, QuadraticStructure)

@@ -56,7 +56,18 @@ def zero_mask(X, zero_tol: float | None = None) -> np.ndarray:
 def column_norms(X: np.ndarray) -> np.ndarray:
     """||X[:, j]||_2 of each column without overflow or underflow: sqrt(sum x^2) of entries above
     ~1e154 is inf (and the zero rule would call every entry zero), of entries below ~1e-162 is 0.
-    Such columns (only) are scaled by their largest |entry| first (``numpy.linalg.norm`` does not)."""
+    Such columns (only) are scaled by their largest |entry| first (``numpy.linalg.norm`` does not).
+
+    Parameters
+    ----------
+    X : array_like
+        (n, r), or a vector (taken as one column).
+
+    Returns
+    -------
+    numpy.ndarray
+        (r,), the 2-norm of each column.
+    """
     X = np.asarray(X, dtype=float)
     if X.ndim < 2:
         X = X.reshape(-1, 1)

@@ -76,29 +76,99 @@ class SmoothProblem:
 
     # --- the smooth part -------------------------------------------------
     def f(self, X: np.ndarray) -> float:
-        """The smooth part f(X)."""
+        """The smooth part f(X).
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            (n, r), the point.
+
+        Returns
+        -------
+        float
+            f(X).
+        """
         return float(self._f(X))
 
     def grad(self, X: np.ndarray) -> np.ndarray:
-        """The Euclidean gradient of f at X (a fresh float array)."""
+        """The Euclidean gradient of f at X (a fresh float array).
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            (n, r), the point.
+
+        Returns
+        -------
+        numpy.ndarray
+            (n, r), grad f(X).
+        """
         return np.array(self._grad(X), dtype=float)
 
     def f_from_grad(self, X: np.ndarray, G: np.ndarray) -> float:
-        """f(X) (the gradient gives no shortcut for a general f)."""
+        """f(X) (the gradient gives no shortcut for a general f).
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            (n, r), the point.
+        G : numpy.ndarray
+            (n, r), grad f(X) (not used).
+
+        Returns
+        -------
+        float
+            f(X).
+        """
         return self.f(X)
 
     def F(self, X: np.ndarray) -> float:
-        """The objective F = f + h."""
+        """The objective F = f + h.
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            (n, r), the point.
+
+        Returns
+        -------
+        float
+            F(X) = f(X) + h(X).
+        """
         return self.f(X) + self.h(X)
 
     def scalar_Q(self, B, Z: np.ndarray) -> float:
         """Eq. (10) with varsigma = L_f (:meth:`lipschitz`), the same for every block: ||Q of eq. (9)||_2 <= L_f
-        because ||Z||_2 <= 1 for rows of a point of St(n, r)."""
+        because ||Z||_2 <= 1 for rows of a point of St(n, r).
+
+        Parameters
+        ----------
+        B : sequence of int
+            The k row indices of the block (not used: varsigma is the same for every block).
+        Z : numpy.ndarray
+            (k, r), X(B, :) (not used).
+
+        Returns
+        -------
+        float
+            varsigma = L_f.
+        """
         return self.lipschitz()
 
     # --- the curvature ---------------------------------------------------
     def lipschitz(self) -> float:
-        """L when given (a bound); otherwise the current estimate (see the module docstring)."""
+        """L when given (a bound); otherwise the current estimate (see the module docstring).
+
+        Returns
+        -------
+        float
+            L_f, a bound when ``lipschitz_is_bound``, else the estimate.
+
+        Raises
+        ------
+        ValueError
+            When an estimate is needed but the shape is not known yet.
+        """
         if self._L is not None:
             return self._L
         if self._estimate is None:
@@ -110,14 +180,28 @@ class SmoothProblem:
 
     def raise_lipschitz_estimate(self, value: float) -> None:
         """Raise the estimate to ``value`` (a step proved the curvature at least this large); a given L
-        is a bound and is never changed."""
+        is a bound and is never changed.
+
+        Parameters
+        ----------
+        value : float
+            A lower bound on the curvature that a step proved.
+        """
         if self._L is None:
             self._estimate = max(self.lipschitz(), float(value))
 
     # --- checks ----------------------------------------------------------
     def check_point(self, X: np.ndarray, name: str = "X0") -> None:
         """Raise ValueError naming ``name`` if X has the wrong shape, f(X) or grad f(X) is not finite or of
-        the wrong shape, or h(X) = inf. The first point checked fixes (n, r) when no shape was given."""
+        the wrong shape, or h(X) = inf. The first point checked fixes (n, r) when no shape was given.
+
+        Parameters
+        ----------
+        X : array_like
+            The point to check.
+        name : str
+            Its name in the error message.
+        """
         X = as_matrix(X, name)
         if self.n is not None and X.shape != (self.n, self.r):
             raise ValueError(f"{name} has shape {X.shape} but the problem is on St({self.n}, {self.r})")
@@ -171,6 +255,11 @@ def from_pymanopt(problem, h: Penalty | None = None, L: float | None = None) -> 
         The separable nonsmooth part added to the cost (pymanopt has no nonsmooth method).
     L : float, optional
         A Lipschitz constant of the Euclidean gradient on St(n, r), as for :class:`SmoothProblem`.
+
+    Returns
+    -------
+    SmoothProblem
+        With f the cost, grad f the Euclidean gradient and shape (n, r).
     """
     try:
         import pymanopt

@@ -36,6 +36,29 @@ def as_matrix(value, name: str, shape: tuple | None = None, *, finite: bool = Tr
     ``shape`` may contain ``None`` for a free dimension. Complex, boolean and non-numeric input is
     refused with a ``TypeError`` naming the argument (NumPy would drop an imaginary part with a
     mere warning).
+
+    Parameters
+    ----------
+    value : array_like
+        The input.
+    name : str
+        Its name in the error messages.
+    shape : tuple of int or None, optional
+        The expected shape (None: any; a None entry: any size along that axis).
+    finite : bool
+        Refuse NaN and inf entries (default True).
+
+    Returns
+    -------
+    numpy.ndarray
+        2-D, float.
+
+    Raises
+    ------
+    TypeError
+        For complex, boolean or non-numeric input.
+    ValueError
+        For the wrong number of axes, the wrong shape or (``finite``) a non-finite entry.
     """
     raw = value if isinstance(value, np.ndarray) else _as_array(value, name)
     if raw.dtype.kind == "O":  # a list mixing numbers: each must be a real number
@@ -74,6 +97,25 @@ def as_data(value, name: str, shape: tuple | None = None) -> np.ndarray:
 
     The copy makes a problem independent of the caller's array: changing it afterwards changes
     nothing (and a Fortran-ordered or strided input gives the same arithmetic as a C-ordered one).
+
+    Parameters
+    ----------
+    value : array_like
+        The data matrix.
+    name : str
+        Its name in the error messages.
+    shape : tuple of int or None, optional
+        The expected shape, as for :func:`as_matrix`.
+
+    Returns
+    -------
+    numpy.ndarray
+        A C-ordered float64 copy.
+
+    Raises
+    ------
+    ValueError
+        For a bad shape, a non-finite entry or a largest entry outside :data:`DATA_SCALE_RANGE`.
     """
     arr = np.array(as_matrix(value, name, shape), dtype=np.float64, order="C", copy=True)
     largest = float(np.max(np.abs(arr))) if arr.size else 0.0
@@ -89,7 +131,22 @@ def check_symmetric(C: np.ndarray, name: str = "C", rtol: float = 1e-10) -> None
     """Raise unless ``C`` is square and symmetric (to ``rtol`` relative).
 
     Relative to ||C||_F, computed on C / max|C_ij| so that it cannot overflow (||C - C^T||_F of
-    entries above ~1e154 would be inf, and inf > rtol inf is False)."""
+    entries above ~1e154 would be inf, and inf > rtol inf is False).
+
+    Parameters
+    ----------
+    C : numpy.ndarray
+        The matrix.
+    name : str
+        Its name in the error message.
+    rtol : float
+        The tolerance on ||C - C^T||_F / ||C||_F.
+
+    Raises
+    ------
+    ValueError
+        If C is not square or not symmetric.
+    """
     if C.shape[0] != C.shape[1]:
         raise ValueError(f"{name} must be square, got shape {C.shape}")
     largest = float(np.max(np.abs(C))) if C.size else 0.0
@@ -102,7 +159,22 @@ def check_symmetric(C: np.ndarray, name: str = "C", rtol: float = 1e-10) -> None
 
 
 def check_stiefel(X: np.ndarray, name: str = "X0", tol: float = STIEFEL_TOL) -> None:
-    """Raise unless ``X`` (n x r, r <= n) satisfies ``||X^T X - I_r||_F <= tol``."""
+    """Raise unless ``X`` (n x r, r <= n) satisfies ``||X^T X - I_r||_F <= tol``.
+
+    Parameters
+    ----------
+    X : numpy.ndarray
+        The point.
+    name : str
+        Its name in the error message.
+    tol : float
+        The tolerance on ||X^T X - I_r||_F.
+
+    Raises
+    ------
+    ValueError
+        If X is not 2-D, has r > n, has non-finite entries or is off St(n, r).
+    """
     if X.ndim != 2:
         raise ValueError(f"{name} must be 2-D (n x r), got an array of shape {X.shape}")
     n, r = X.shape
@@ -117,7 +189,26 @@ def check_stiefel(X: np.ndarray, name: str = "X0", tol: float = STIEFEL_TOL) -> 
 
 def check_problem(problem, X: np.ndarray | None = None, name: str = "X0", solver: str = "the solver") -> None:
     """Raise ``TypeError`` unless ``problem`` has what every solver calls (``F``, ``grad``, a Penalty
-    ``h``), and ``ValueError`` when ``X`` has not the problem's number of rows ``problem.n``."""
+    ``h``), and ``ValueError`` when ``X`` has not the problem's number of rows ``problem.n``.
+
+    Parameters
+    ----------
+    problem : object
+        The problem to check (:class:`obcd_lite.protocol.Problem`).
+    X : numpy.ndarray or None
+        The start point, if any.
+    name : str
+        The start point's name in the error message.
+    solver : str
+        The solver's name in the error message.
+
+    Raises
+    ------
+    TypeError
+        If ``problem`` lacks ``F``, ``grad`` or a Penalty ``h``.
+    ValueError
+        If X does not have ``problem.n`` rows.
+    """
     from .penalties import Penalty  # penalties imports this module
 
     missing = [attr for attr in ("F", "grad") if not callable(getattr(problem, attr, None))]
@@ -132,7 +223,25 @@ def check_problem(problem, X: np.ndarray | None = None, name: str = "X0", solver
 
 def as_rng(rng, name: str = "rng") -> np.random.Generator:
     """``numpy.random.default_rng(rng)`` for the seeds it accepts (None, a non-negative int, a
-    SeedSequence, a BitGenerator or a Generator); anything else is refused naming ``name``."""
+    SeedSequence, a BitGenerator or a Generator); anything else is refused naming ``name``.
+
+    Parameters
+    ----------
+    rng : None, int, numpy.random.SeedSequence, numpy.random.BitGenerator or numpy.random.Generator
+        The seed or generator.
+    name : str
+        Its name in the error message.
+
+    Returns
+    -------
+    numpy.random.Generator
+        ``rng`` itself for a Generator, a new one otherwise.
+
+    Raises
+    ------
+    TypeError
+        For anything else (a bool, a negative int, a float, ...).
+    """
     ok = (rng is None or isinstance(rng, (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence))
           or (isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)) and rng >= 0))
     if not ok:
@@ -142,7 +251,29 @@ def as_rng(rng, name: str = "rng") -> np.random.Generator:
 
 
 def check_nonnegative(value: float, name: str, strict: bool = False) -> float:
-    """Return ``value`` as a float, raising if it is negative (or zero when ``strict``)."""
+    """Return ``value`` as a float, raising if it is negative (or zero when ``strict``).
+
+    Parameters
+    ----------
+    value : float
+        The number.
+    name : str
+        Its name in the error message.
+    strict : bool
+        Refuse zero as well.
+
+    Returns
+    -------
+    float
+        ``value``.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number (a bool included).
+    ValueError
+        If it is not finite, negative, or zero when ``strict``.
+    """
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be a real number, got the bool {value!r}")
     try:

@@ -33,7 +33,13 @@ from ..threads import blas_threads, one_blas_thread
 
 
 def available_cores() -> int:
-    """Cores this process may run on (its CPU affinity where the OS tells it, else ``os.cpu_count()``)."""
+    """Cores this process may run on (its CPU affinity where the OS tells it, else ``os.cpu_count()``).
+
+    Returns
+    -------
+    int
+        At least 1.
+    """
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # macOS and Windows have no sched_getaffinity
@@ -44,7 +50,13 @@ def available_cores() -> int:
 def worker_report() -> dict:
     """Where a task runs and how: ``pid``, ``cores`` it may use, and ``blas``, the BLAS libraries
     and their thread counts under the runs' one-BLAS-thread rule (submit it to an executor to see
-    a worker's; the benchmarks print it)."""
+    a worker's; the benchmarks print it).
+
+    Returns
+    -------
+    dict
+        ``{"pid": int, "cores": int, "blas": ...}``, ``blas`` as :func:`obcd_lite.threads.blas_threads` gives it.
+    """
     return {"pid": os.getpid(), "cores": available_cores(), "blas": blas_threads()}
 
 
@@ -84,7 +96,26 @@ def _cluster_slots(client) -> int:
 
 def concurrent_runs(executor: Executor) -> int:
     """How many runs may be in flight on ``executor`` without two sharing a core (see the module
-    docstring for the rule of each kind); raises ``TypeError`` or ``ValueError`` naming the problem."""
+    docstring for the rule of each kind); raises ``TypeError`` or ``ValueError`` naming the problem.
+
+    Parameters
+    ----------
+    executor : concurrent.futures.Executor
+        A ProcessPoolExecutor, a dask client's executor or another non-thread executor.
+
+    Returns
+    -------
+    int
+        The number of runs that may be in flight at once.
+
+    Raises
+    ------
+    TypeError
+        For a non-executor or a ThreadPoolExecutor.
+    ValueError
+        For more pool workers than cores, or a dask cluster with no workers or with more threads than cores
+        on a host.
+    """
     if not isinstance(executor, Executor):
         raise TypeError(f"executor must be a concurrent.futures.Executor (a ProcessPoolExecutor or "
                         f"dask's Client.get_executor()), got {type(executor).__name__}")
@@ -109,7 +140,24 @@ def settled(executor: Executor, function: Callable, items: Iterable, slots: int)
     """``(item, result, None)`` or ``(item, None, exception)`` for every item run on ``executor``, as
     each finishes (any order), with never more than ``slots`` submitted and unfinished. A failing run
     is reported and the others go on; when the executor breaks (a killed pool worker:
-    ``BrokenProcessPool``), every run in flight or not yet submitted is reported with that error."""
+    ``BrokenProcessPool``), every run in flight or not yet submitted is reported with that error.
+
+    Parameters
+    ----------
+    executor : concurrent.futures.Executor
+        Where the runs go.
+    function : callable
+        Called as ``function(item)`` on the executor (picklable for a process pool).
+    items : iterable
+        The runs' arguments.
+    slots : int
+        The most runs submitted and unfinished at once (:func:`concurrent_runs`).
+
+    Yields
+    ------
+    tuple
+        ``(item, result, None)`` for a run that returned, ``(item, None, exception)`` for one that raised.
+    """
     pending: dict = {}
     items = iter(items)
     broken = None
@@ -146,7 +194,24 @@ def settled(executor: Executor, function: Callable, items: Iterable, slots: int)
 def completed(executor: Executor, function: Callable, items: Iterable, slots: int) -> Iterator:
     """``function(item)`` for every item on ``executor``, yielded as each finishes (any order), with
     never more than ``slots`` submitted and unfinished (:func:`settled`). A failing run raises here;
-    the runs still in flight are cancelled where the executor can."""
+    the runs still in flight are cancelled where the executor can.
+
+    Parameters
+    ----------
+    executor : concurrent.futures.Executor
+        Where the runs go.
+    function : callable
+        Called as ``function(item)`` on the executor (picklable for a process pool).
+    items : iterable
+        The runs' arguments.
+    slots : int
+        The most runs submitted and unfinished at once (:func:`concurrent_runs`).
+
+    Yields
+    ------
+    object
+        ``function(item)``, as each run finishes.
+    """
     outcomes = settled(executor, function, items, slots)
     try:
         for _, result, error in outcomes:

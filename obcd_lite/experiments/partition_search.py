@@ -28,7 +28,21 @@ from ..validation import as_matrix, check_symmetric
 @dataclass
 class PartitionResult:
     """``X`` (n x r, X >= 0, X^T X = I), its ``F`` = -1/2 tr(X^T C X), ``F_start`` (the start's F), ``moves``
-    (single-feature moves applied) and ``history`` (F after the start's polish and after each move)."""
+    (single-feature moves applied) and ``history`` (F after the start's polish and after each move).
+
+    Attributes
+    ----------
+    X : numpy.ndarray
+        (n, r), X >= 0 and X^T X = I.
+    F : float
+        -1/2 tr(X^T C X).
+    F_start : float
+        F at the start X0 (before the polish).
+    moves : int
+        The single-feature moves applied.
+    history : list of float
+        F after the start's polish and after each move.
+    """
 
     X: np.ndarray
     F: float
@@ -100,7 +114,22 @@ def _best_move(C: np.ndarray, X: np.ndarray, CX: np.ndarray, mu: np.ndarray):
 def improving_rows(C, X, tol: float = 1e-15) -> int:
     """How many features of a feasible X (X >= 0, X^T X = I) have a single-feature move (to another column, or
     in or out of every column, scored in closed form) that lowers F = -1/2 tr(X^T C X) by more than
-    tol (1 + |F|): moves a two-row block step under X >= 0 cannot make (it can only exchange two rows)."""
+    tol (1 + |F|): moves a two-row block step under X >= 0 cannot make (it can only exchange two rows).
+
+    Parameters
+    ----------
+    C : array_like
+        (n, n) covariance.
+    X : array_like
+        (n, r), feasible: X >= 0, X^T X = I.
+    tol : float
+        A move counts when it lowers F by more than tol (1 + |F|).
+
+    Returns
+    -------
+    int
+        The number of such features (rows).
+    """
     C, X = np.asarray(C, dtype=float), np.asarray(X, dtype=float)
     CX = C @ X
     mu = np.einsum("ij,ij->j", X, CX)
@@ -113,7 +142,28 @@ def alpha_study(C, rs, alphas, *, time_limit: float | None = None, max_iter: int
     """Nonnegative PCA at several alpha (issue 27): for each r, OBCD from the identity start (the paper's "(id)")
     at each alpha and at the default (``alpha=None``: 1e-5 ||C||_2), the partition search from the best OBCD
     point, and the bound -1/2 (sum of the r largest eigenvalues of C). Rows: r, method, alpha, default, F,
-    iterations (moves for the search), seconds, improving (features with an improving single-row move)."""
+    iterations (moves for the search), seconds, improving (features with an improving single-row move).
+
+    Parameters
+    ----------
+    C : array_like
+        (n, n) covariance (symmetric PSD).
+    rs : iterable of int
+        The numbers of columns r.
+    alphas : iterable of float
+        OBCD's proximal parameters (eq. (11)) tried besides the default.
+    time_limit : float or None
+        OBCD's time limit per run, seconds.
+    max_iter : int or None
+        OBCD's iterations per run.
+    rng : numpy.random.Generator or int or None
+        OBCD's random source (the blocks).
+
+    Returns
+    -------
+    list of dict
+        One row per (r, method, alpha), with the keys above.
+    """
     from ..problems import nonneg_pca
     from ..solvers import get_solver
     from ..solvers.obcd import default_alpha
@@ -148,10 +198,26 @@ def partition_search(C, X0, *, max_moves: int = 100_000, polish_iters: int = 200
 
     Parameters
     ----------
-    C : (n, n) covariance (symmetric PSD; F = -1/2 tr(X^T C X), the scaling of ``nonneg_pca``).
-    X0 : (n, r) start with X0 >= 0 and X0^T X0 = I (e.g. OBCD's output).
-    max_moves : budget of moves; polish_iters : power iterations per touched column.
-    tol : a move must lower F by more than tol (1 + |F|).
+    C : array_like
+        (n, n) covariance (symmetric PSD; F = -1/2 tr(X^T C X), the scaling of ``nonneg_pca``).
+    X0 : array_like
+        (n, r) start with X0 >= 0 and X0^T X0 = I (e.g. OBCD's output).
+    max_moves : int
+        The budget of moves.
+    polish_iters : int
+        Power iterations per touched column.
+    tol : float
+        A move must lower F by more than tol (1 + |F|).
+
+    Returns
+    -------
+    PartitionResult
+        The last point, no worse than X0.
+
+    Raises
+    ------
+    ValueError
+        If C is not symmetric or X0 is not a feasible point with n rows.
     """
     C = as_matrix(C, "C")
     check_symmetric(C, "C")

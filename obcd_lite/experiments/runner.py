@@ -72,11 +72,18 @@ RECORD_COLUMNS = ("run", "method", "problem", "dataset", "m", "n", "r", "lam", "
 class Experiment:
     """What :func:`run_experiment` returns.
 
-    records : one row per run (columns :data:`RECORD_COLUMNS`).
-    histories : the solvers' history rows, long format, with the run's identifying columns.
-    points : run -> the returned X.
-    datasets : (name, m, n, seed) -> the :class:`~obcd_lite.data.Dataset` used (empty once saved).
-    settings : the budget (``time_limit``, ``max_iter``, ``options``) and the data digests (for ``resume``).
+    Attributes
+    ----------
+    records : pandas.DataFrame
+        One row per run (columns :data:`RECORD_COLUMNS`).
+    histories : pandas.DataFrame
+        The solvers' history rows, long format, with the run's identifying columns.
+    points : dict
+        run -> the returned X.
+    datasets : dict
+        (name, m, n, seed) -> the :class:`~obcd_lite.data.Dataset` used (empty once saved).
+    settings : dict
+        The budget (``time_limit``, ``max_iter``, ``options``) and the data digests (for ``resume``).
     """
 
     records: pd.DataFrame
@@ -88,13 +95,35 @@ class Experiment:
     def save(self, path) -> None:
         """Write the experiment to ``path`` (a pickle; :func:`load_experiment` reads it back) without
         the data sets, which can be large (a 5000 x 5000 C) and are rebuilt from their seeds by
-        :func:`~obcd_lite.data.load_dataset` (their digests stay in ``settings`` for ``resume``)."""
+        :func:`~obcd_lite.data.load_dataset` (their digests stay in ``settings`` for ``resume``).
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file to write.
+        """
         with open(path, "wb") as file:
             pickle.dump(dataclasses.replace(self, datasets={}), file)
 
 
 def load_experiment(path) -> Experiment:
-    """An :class:`Experiment` written by :meth:`Experiment.save` (or by ``run_experiment(checkpoint=...)``)."""
+    """An :class:`Experiment` written by :meth:`Experiment.save` (or by ``run_experiment(checkpoint=...)``).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to read.
+
+    Returns
+    -------
+    Experiment
+        The saved experiment (its ``datasets`` empty).
+
+    Raises
+    ------
+    TypeError
+        If the file holds something else.
+    """
     with open(path, "rb") as file:
         experiment = pickle.load(file)
     if not isinstance(experiment, Experiment):
@@ -105,7 +134,29 @@ def load_experiment(path) -> Experiment:
 def build_problem(problem: str, C, lam: float = 0.0, scale: float | None = None) -> QuadraticProblem:
     """The paper's problem on C: "l0" -scale tr(X^T C X) + lam ||X||_0, "l1" the same with
     lam ||X||_1, "nonneg" -1/2 tr(X^T C X) s.t. X >= 0 (lam unused). ``scale=None`` takes the text's
-    convention: 1 for l0 and l1 (Section 1.1), 1/2 for nonneg (Appendix E.1)."""
+    convention: 1 for l0 and l1 (Section 1.1), 1/2 for nonneg (Appendix E.1).
+
+    Parameters
+    ----------
+    problem : str
+        One of :data:`PROBLEMS`.
+    C : array_like
+        (n, n) covariance.
+    lam : float
+        The penalty's weight, >= 0 (unused by "nonneg").
+    scale : float or None
+        1.0 or 0.5 for l0 and l1 (:func:`~obcd_lite.problems.sparse_pca`); None or 0.5 for nonneg.
+
+    Returns
+    -------
+    QuadraticProblem
+        The problem.
+
+    Raises
+    ------
+    ValueError
+        For an unknown problem, a negative lam or a scale the problem does not take.
+    """
     if problem not in PROBLEMS:
         raise ValueError(f"unknown problem {problem!r}; valid names: {', '.join(PROBLEMS)}")
     lam = check_nonnegative(lam, "lam")
@@ -120,7 +171,29 @@ def build_problem(problem: str, C, lam: float = 0.0, scale: float | None = None)
 def start_point(start: str, n: int, r: int, problem: str, rng=None) -> np.ndarray:
     """X0 on St(n, r): "identity" is I(:, 1:r); "random" is Haar-random, except for "nonneg" where
     it is a random partition of the rows into r groups G_j with X(G_j, j) = 1/sqrt(|G_j|) (the
-    arXiv version's start with its 1/|G_j| corrected), so that X0 >= 0 is feasible."""
+    arXiv version's start with its 1/|G_j| corrected), so that X0 >= 0 is feasible.
+
+    Parameters
+    ----------
+    start : str
+        One of :data:`STARTS`.
+    n, r : int
+        The shape of X0.
+    problem : str
+        One of :data:`PROBLEMS` ("nonneg" changes the random start).
+    rng : numpy.random.Generator or int or None
+        The random source of a "random" start.
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, r) on St(n, r).
+
+    Raises
+    ------
+    ValueError
+        For an unknown start.
+    """
     if start not in STARTS:
         raise ValueError(f"unknown start {start!r}; valid: {', '.join(STARTS)}")
     if start == "identity":
@@ -136,7 +209,23 @@ def start_point(start: str, n: int, r: int, problem: str, rng=None) -> np.ndarra
 
 def parse_method(method: str) -> tuple[str, ...]:
     """"obcd" -> ("obcd",); "manpg+obcd" -> ("manpg", "obcd") (a warm start). Unknown names list
-    the registered solvers."""
+    the registered solvers.
+
+    Parameters
+    ----------
+    method : str
+        A solver name or "A+B".
+
+    Returns
+    -------
+    tuple of str
+        The stages, in order.
+
+    Raises
+    ------
+    ValueError
+        For an empty or unknown name.
+    """
     if not isinstance(method, str) or not method:
         raise ValueError(f"a method must be a solver name or 'A+B', got {method!r}")
     stages = tuple(method.split("+"))
@@ -168,38 +257,68 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
                    checkpoint=None) -> Experiment:
     """Run every combination and collect records and histories.
 
+    A run that raises (or whose pool worker dies) does not stop the grid: its row has stop_reason
+    :data:`FAILED` and the exception in ``error`` (method, data set and seed are in its row), and
+    every other run is kept; ``resume=`` redoes the failed runs only.
+
     Parameters
     ----------
-    problems : names in :data:`PROBLEMS`. datasets : names in :data:`~obcd_lite.data.DATASET_NAMES`.
-    lams : lam >= 0 for l0/l1 (ignored by nonneg, recorded as NaN).
-    r, n, m : columns of X; features and rows passed to :func:`~obcd_lite.data.load_dataset`.
-    methods : solver names of :data:`~obcd_lite.solvers.SOLVERS`, or "A+B" warm starts.
-    starts : names in :data:`STARTS`; seeds : ints, each seeds the data draw, the random start and
-        the solvers' ``rng``.
-    time_limit : seconds per run (> 0), the same for every method.
-    max_iter : iteration cap per solver (default large: the time decides).
-    scale : 1.0 or 0.5 for l0/l1 (None: 1.0, the paper's text), or a dict problem -> scale (the
+    problems : str or sequence of str
+        Names in :data:`PROBLEMS`.
+    datasets : str or sequence of str
+        Names in :data:`~obcd_lite.data.DATASET_NAMES`.
+    lams : float or sequence of float
+        lam >= 0 for l0/l1 (ignored by nonneg, recorded as NaN).
+    r : int
+        Columns of X.
+    n, m : int or None
+        Features and rows passed to :func:`~obcd_lite.data.load_dataset`.
+    methods : str or sequence of str
+        Solver names of :data:`~obcd_lite.solvers.SOLVERS`, or "A+B" warm starts.
+    starts : str or sequence of str
+        Names in :data:`STARTS`.
+    seeds : int or sequence of int
+        Each seeds the data draw, the random start and the solvers' ``rng``.
+    time_limit : float
+        Seconds per run (> 0), the same for every method.
+    max_iter : int
+        Iteration cap per solver (default large: the time decides).
+    scale : float or dict or None
+        1.0 or 0.5 for l0/l1 (None: 1.0, the paper's text), or a dict problem -> scale (the
         paper's l0 and l1 tables use different ones); see :func:`build_problem`.
-    options : method name -> extra keyword arguments for that solver (e.g. ``{"obcd": {"Q": "scalar"}}``).
-    progress : tqdm bar of finished runs (tqdm.auto, shown only once the loop has run for a second);
+    options : dict or None
+        Method name -> extra keyword arguments for that solver (e.g. ``{"obcd": {"Q": "scalar"}}``).
+    progress : bool or None
+        tqdm bar of finished runs (tqdm.auto, shown only once the loop has run for a second);
         None/True show it, False hides it.
-    on_unsupported : "record" (a row with stop_reason "unsupported" and the solver's message) or
+    on_unsupported : str
+        "record" (a row with stop_reason "unsupported" and the solver's message) or
         "raise" (let :class:`~obcd_lite.validation.UnsupportedProblemError` surface).
-    executor : None (run here, one after another) or a ``concurrent.futures.Executor`` that runs
+    executor : concurrent.futures.Executor or None
+        None (run here, one after another) or an executor that runs
         the runs in other processes: ``ProcessPoolExecutor(max_workers <= cores)`` or
         ``dask.distributed.Client(...).get_executor()`` with one thread per worker and no more
         worker threads per host than cores (:func:`.parallel.concurrent_runs` checks and counts;
         at most that many runs are in flight).
-    resume : a previous :class:`Experiment` (or the path of one saved by :meth:`Experiment.save` or
+    resume : Experiment or str or os.PathLike or None
+        A previous :class:`Experiment` (or the path of one saved by :meth:`Experiment.save` or
         ``checkpoint``) of the same ``time_limit``, ``max_iter`` and ``options``: its finished runs
         (every row but the failed ones) are taken over, renumbered in this grid, with their histories
         and points; only the others run. The grid may grow (more seeds, lams, methods).
-    checkpoint : a path: the experiment so far is written there (:meth:`Experiment.save`) every
+    checkpoint : str or os.PathLike or None
+        The experiment so far is written there (:meth:`Experiment.save`) every
         :data:`CHECKPOINT_EVERY` seconds and at the end, so that a grid killed midway resumes from it.
 
-    A run that raises (or whose pool worker dies) does not stop the grid: its row has stop_reason
-    :data:`FAILED` and the exception in ``error`` (method, data set and seed are in its row), and
-    every other run is kept; ``resume=`` redoes the failed runs only.
+    Returns
+    -------
+    Experiment
+        Records, histories and points of every run of the grid.
+
+    Raises
+    ------
+    ValueError
+        Naming the bad value: an unknown name, an empty grid, a non-integer seed, r > n, a bad scale,
+        options for methods not in the run, or a ``resume`` of another budget or other data.
     """
     problems = _check_names(problems, PROBLEMS, "problem")
     datasets = _check_names(datasets, DATASET_NAMES, "data set")
@@ -481,6 +600,20 @@ def time_to_target(experiment: Experiment, rtol: float = TARGET_RTOL, feasibilit
     ``||X^T X - I||_F <= feasibility_tol`` (the histories; an infeasible iterate cannot set the
     target). A run reaches the target at its first such history row with
     F <= F_best + rtol |F_best| (NaN if never).
+
+    Parameters
+    ----------
+    experiment : Experiment
+        The output of :func:`run_experiment`.
+    rtol : float
+        The relative tolerance, >= 0.
+    feasibility_tol : float
+        The largest ``||X^T X - I||_F`` of a logged iterate that may set or reach the target.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run: run, method, start, the instance's keys, F, F_best and ``seconds_to_target``.
     """
     rtol = check_nonnegative(rtol, "rtol")
     keys = ["problem", "dataset", "m", "n", "r", "lam", "seed"]

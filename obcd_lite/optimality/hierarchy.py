@@ -197,7 +197,20 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
 def global_level_note(problem, n: int) -> str:
     """Why the global level of a non-quadratic ``problem`` cannot be certified at size n ("" when it can:
     n <= MAX_N and a Lipschitz bound of grad f); the level is then "not decided", never guessed. (A
-    quadratic f is searched for n <= MAX_N; above, its summary says "not searched".)"""
+    quadratic f is searched for n <= MAX_N; above, its summary says "not searched".)
+
+    Parameters
+    ----------
+    problem : Problem
+        The problem (any object of the problem protocol); a quadratic one always gets "".
+    n : int
+        The number of rows of X.
+
+    Returns
+    -------
+    str
+        "not decided (...)" with the reason, or "" when the global level can be certified.
+    """
     if is_quadratic(problem):
         return ""
     if n > MAX_N:

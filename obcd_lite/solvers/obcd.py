@@ -155,6 +155,16 @@ def default_alpha(problem) -> float:
     paper's -0.0211, which it reaches with alpha ~ 1e-7 (``benchmarks/nonneg_alpha.py``). 1e-5 ||C||_2 keeps the
     paper's value at ||C||_2 = 1 and scales with the data. l0, l1 and h = 0 keep the paper's 1e-5 (their
     reproductions of the paper's tables are unchanged).
+
+    Parameters
+    ----------
+    problem : Problem
+        The problem; its ``h`` decides the rule and ``lipschitz()`` gives ||C||_2 for X >= 0.
+
+    Returns
+    -------
+    float
+        The proximal parameter alpha of eq. (11).
     """
     if isinstance(problem.h, NonNeg):
         return PAPER_ALPHA * problem.lipschitz()

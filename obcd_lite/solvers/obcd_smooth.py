@@ -36,7 +36,26 @@ ROUNDING_ULPS = 16
 
 def minimize_block(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray, h, branches: str = "both"):
     """``(V, V Z)``: a global minimizer of K(V; X, B) over O(k) (eq. (11)) — the breakpoint search for k = 2, the
-    polar factor of Lemma 2.3(b) for k > 2 (h = 0, Q = varsigma I)."""
+    polar factor of Lemma 2.3(b) for k > 2 (h = 0, Q = varsigma I).
+
+    Parameters
+    ----------
+    Qt : numpy.ndarray
+        (k^2, k^2), Q + alpha I of Lemma 2.3(a) (a multiple of the identity here).
+    P : numpy.ndarray
+        (k, k), [grad f(X) X^T]_BB - (varsigma + alpha) I_k.
+    Z : numpy.ndarray
+        (k, r), X(B, :).
+    h : Penalty
+        The separable nonsmooth part (``Zero()`` for k > 2).
+    branches : str
+        "both", "rot" or "ref": the circles of O(2) searched for k = 2.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(V, V Z)``: V (k, k) in O(k) and the new rows (k, r).
+    """
     if len(Z) == 2:
         sol = solve_2x2_unchecked(Qt, P, Z, h, branches)
         return sol.V, sol.VZ
@@ -45,7 +64,30 @@ def minimize_block(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray, h, branches: st
 
 
 def run_smooth(problem, X: np.ndarray, blocks, rec: Recorder, *, alpha: float, branches: str):
-    """The loop of the module docstring on X in place; returns (iterations, stop reason, tracked F, info)."""
+    """The loop of the module docstring on X in place.
+
+    Parameters
+    ----------
+    problem : Problem
+        Any problem of the protocol (:class:`obcd_lite.protocol.Problem`).
+    X : numpy.ndarray
+        (n, r), the start on St(n, r); overwritten by the iterates.
+    blocks : iterator
+        Yields the row indices B of each step.
+    rec : Recorder
+        Records each step, holds ``max_iter`` and decides when to stop.
+    alpha : float
+        The proximal parameter of eq. (11).
+    branches : str
+        "both", "rot" or "ref", passed to :func:`minimize_block`.
+
+    Returns
+    -------
+    tuple
+        ``(iterations, stop_reason, F, info)``: the steps taken, why the loop stopped, the tracked F at the last
+        X and a dict with the final ``varsigma``, its start ``varsigma_start``, the doublings ``redos`` and the
+        steps ``kept`` (X left as it was).
+    """
     h = problem.h
     varsigma = float(problem.lipschitz())
     start = varsigma

@@ -165,13 +165,37 @@ def _calibration_seconds() -> float:
 
 def eigh_seconds(n: int) -> float:
     """A prediction of the seconds ``numpy.linalg.eigh`` takes on an n x n matrix here (one BLAS
-    thread): a CALIBRATION_N x CALIBRATION_N decomposition timed once per process, scaled by n^3."""
+    thread): a CALIBRATION_N x CALIBRATION_N decomposition timed once per process, scaled by n^3.
+
+    Parameters
+    ----------
+    n : int
+        The matrix size.
+
+    Returns
+    -------
+    float
+        The predicted seconds.
+    """
     return _calibration_seconds() * (n / CALIBRATION_N) ** 3
 
 
 def check_setup_fits(problem, time_limit: float) -> None:
     """Raise ValueError, before any work, when SOC's setup alone (the eigendecompositions of C and D
-    that factor the X-step, O(n^3) and not interruptible) is predicted to exceed ``time_limit``."""
+    that factor the X-step, O(n^3) and not interruptible) is predicted to exceed ``time_limit``.
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        The problem; the sizes of its C (and D, if any) set the predicted setup time.
+    time_limit : float
+        SOC's time limit in seconds.
+
+    Raises
+    ------
+    ValueError
+        Naming the predicted seconds and ``time_limit`` when the setup would not fit.
+    """
     n = problem.C.shape[0]
     if n <= CALIBRATION_N:
         return  # at most the calibration's own time: the clock check after the setup covers it

@@ -75,7 +75,18 @@ def block_data(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
 
 
 def block_data_unchecked(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
-    """:func:`block_data` without its input checks, for the OBCD loop (which checks its own)."""
+    """:func:`block_data` without its input checks, for the OBCD loop (which checks its own).
+
+    Parameters
+    ----------
+    problem, X, G, B, alpha, Q
+        As for :func:`block_data`, already checked: B distinct rows (a numpy array), alpha >= 0, Q in ``MAJORIZER_Q``.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(Qt, P, Z)`` as from :func:`block_data`.
+    """
     k = len(B)
     if k == 2 and Q in Q_CHOICES and hasattr(problem, "block_2x2"):  # compiled, the same arithmetic as the compiled OBCD engine
         return problem.block_2x2(X, G, B, alpha, Q)

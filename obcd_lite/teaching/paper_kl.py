@@ -34,7 +34,18 @@ from .paper_rates import rate_report, rate_run
 
 def local_minima_problem(seed: int) -> QuadraticProblem:
     """f(X) = 1/2 tr(X^T C X) + <L, X> on St(3, 2), C = (A + A^T)/2 and L standard normal from ``seed``
-    (a quadratic plus a linear term: unlike PCA it can have local minima that are not global)."""
+    (a quadratic plus a linear term: unlike PCA it can have local minima that are not global).
+
+    Parameters
+    ----------
+    seed : int
+        The seed of A and L.
+
+    Returns
+    -------
+    QuadraticProblem
+        On St(3, 2), h = 0.
+    """
     rng = np.random.default_rng(seed)
     A = rng.standard_normal((3, 3))
     return QuadraticProblem((A + A.T) / 2, L=rng.standard_normal((3, 2)))
@@ -46,7 +57,28 @@ def local_minimum_run(seed: int, starts=range(10), alpha: float = 0.1, iters: in
     run on :func:`local_minima_problem` converges to F(X^inf) > min F + margin, with Theorem 4.10(a) measured
     in both forms: ``limit`` (phi of F(X^t) - F(X^inf), the corrected form) and ``global`` (phi of
     F(X^t) - F_inf, the paper's). The same KL constant c (fitted at X^inf) serves both.
-    Returns None when no start converges to a non-global point."""
+    Returns None when no start converges to a non-global point.
+
+    Parameters
+    ----------
+    seed : int
+        The instance (:func:`local_minima_problem`).
+    starts : iterable of int
+        The starts tried, in order.
+    alpha : float
+        OBCD's proximal parameter (eq. (11)).
+    iters : int
+        OBCD's iterations per run.
+    margin : float
+        How far above the certified min F the limit must be to count as non-global.
+
+    Returns
+    -------
+    dict or None
+        ``seed``, ``start``, ``F_limit`` = F(X^inf), ``F_min`` (the global minimum) and whether it is
+        ``certified``, the KL constant ``c``, the two ``runs`` and their ``reports`` (keys "limit", "global");
+        None when no start converges to a non-global point.
+    """
     problem = local_minima_problem(seed)
     F_min = global_minimum(problem, r=2, tol=1e-10, rng=0)
     for start in starts:
@@ -63,7 +95,20 @@ def local_minimum_run(seed: int, starts=range(10), alpha: float = 0.1, iters: in
 
 def sharp_sphere_problem(n: int, rng) -> QuadraticProblem:
     """F(x) = <c, x> + lam ||x||_1 on the unit sphere in R^n (r = 1), c uniform in [-1, 1]^n and
-    lam = max |c_i| + 0.2: KL exponent 0 (module docstring)."""
+    lam = max |c_i| + 0.2: KL exponent 0 (module docstring).
+
+    Parameters
+    ----------
+    n : int
+        The dimension.
+    rng : numpy.random.Generator or int or None
+        The random source of c.
+
+    Returns
+    -------
+    QuadraticProblem
+        C = 0, L = c, h = ``L1(lam)``.
+    """
     rng = np.random.default_rng(rng)
     c = rng.uniform(-1.0, 1.0, size=(n, 1))
     return QuadraticProblem(np.zeros((n, n)), L=c, h=L1(float(np.abs(c).max()) + 0.2))
@@ -74,7 +119,25 @@ def finite_termination_runs(runs: int = 30, n: int = 5, alpha: float = 1e-3, max
 
     For each run: ``last_move`` = the last iteration whose step changed X (from the callback), whether X
     is then a vertex s e_i of the l1 ball (``vertex``) and whether it stayed bit-identical over the
-    remaining ``max_iter - last_move`` iterations (``still``). Returns the lists and their summary.
+    remaining ``max_iter - last_move`` iterations (``still``).
+
+    Parameters
+    ----------
+    runs : int
+        The number of runs (each a new instance and start).
+    n : int
+        The dimension of the sphere's space.
+    alpha : float
+        OBCD's proximal parameter (eq. (11)).
+    max_iter : int
+        OBCD's iterations per run.
+    rng : numpy.random.Generator or int or None
+        The random source of the instances and starts.
+
+    Returns
+    -------
+    dict
+        ``last_move``, ``vertex`` and ``still`` (one entry per run), ``max_iter`` and ``runs``.
     """
     rng = np.random.default_rng(rng)
     obcd = get_solver("obcd")
@@ -99,7 +162,27 @@ def quartic_problem(A: float = 1.0, n: int = 2, extra: float = 3.0) -> Quadratic
     """f(x) = A (x_1^2 - x_2^2) - 4 A x_1 (+ extra/2 x_3^2 for n = 3) on the unit sphere (r = 1): on the circle
     f = A cos 2 theta - 4 A cos theta, whose theta^2 terms cancel, so F - F(e_1) = A/2 theta^4 + O(theta^6) and
     |grad F| ~ 2 A theta^3 ~ (F - F(e_1))^(3/4): KL exponent sigma = 3/4 at the minimizer e_1 (the third
-    coordinate, for n = 3, adds only quadratic growth)."""
+    coordinate, for n = 3, adds only quadratic growth).
+
+    Parameters
+    ----------
+    A : float
+        The scale of f.
+    n : int
+        2 or 3.
+    extra : float
+        The curvature of the third coordinate (n = 3).
+
+    Returns
+    -------
+    QuadraticProblem
+        On St(n, 1), h = 0.
+
+    Raises
+    ------
+    ValueError
+        If n is not 2 or 3.
+    """
     if n not in (2, 3):
         raise ValueError(f"n must be 2 or 3, got n = {n}")
     C = np.zeros((n, n))
@@ -113,7 +196,26 @@ def quartic_problem(A: float = 1.0, n: int = 2, extra: float = 3.0) -> Quadratic
 
 def sublinear_run(A: float = 1.0, alpha: float = 1.0, n: int = 2, iters: int = 4000, theta0: float = 0.5) -> dict:
     """Theorem 4.11(c) on :func:`quartic_problem` (sigma = 3/4, predicted E||X^t - X^inf|| <= c t^(-1/2)): OBCD
-    (k = 2) from angle ``theta0``; per iteration t = 1.. the error ||X^t - e_1||, F(X^t) - F(e_1) and |grad_M F(X^t)|."""
+    (k = 2) from angle ``theta0``; per iteration t = 1.. the error ||X^t - e_1||, F(X^t) - F(e_1) and |grad_M F(X^t)|.
+
+    Parameters
+    ----------
+    A : float
+        The scale of f (:func:`quartic_problem`).
+    alpha : float
+        OBCD's proximal parameter (eq. (11)).
+    n : int
+        2 or 3.
+    iters : int
+        OBCD's iterations.
+    theta0 : float
+        The start's angle from e_1.
+
+    Returns
+    -------
+    dict
+        Arrays ``t``, ``err``, ``gap`` and ``grad``, one entry per iteration.
+    """
     problem = quartic_problem(A, n)
     X0 = np.zeros((n, 1))
     X0[0, 0], X0[1, 0] = math.cos(theta0), math.sin(theta0)
@@ -145,6 +247,21 @@ def kl_power_constants(sigmas=(0.0, 0.5, 0.9, 0.99), thetas=None, m: int = 2) ->
     sigma = 1 - 1/(2m). The flat f is KL all the same, with phi(s) = arccos(1 - 1/ln(1/s)): phi(f(theta)) =
     theta (``inverse_error``), so phi'(f) |f'| = 1, and phi is concave (``concave``: its slopes on a grid
     s in [1e-300, 1e-3] never increase). Everything in logarithms: f(0.005) = exp(-80000) underflows.
+
+    Parameters
+    ----------
+    sigmas : sequence of float
+        The exponents sigma in [0, 1) tried for the flat f.
+    thetas : array_like or None
+        The angles (default 12 from 0.3 down to 0.005).
+    m : int
+        The power of the semialgebraic f.
+
+    Returns
+    -------
+    dict
+        ``thetas``, ``flat`` ({sigma: log10 c per theta}), ``poly`` (log10 c per theta), ``sigma_poly``, ``m``,
+        ``inverse_error`` (float) and ``concave`` (bool).
     """
     thetas = np.geomspace(0.3, 0.005, 12) if thetas is None else np.asarray(thetas, dtype=float)
     one_minus_cos = 2.0 * np.sin(thetas / 2.0) ** 2                      # 1 - cos theta without cancellation

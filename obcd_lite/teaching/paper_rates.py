@@ -286,7 +286,7 @@ def _moved_target(s: float) -> np.ndarray:
 
 def lemma_4_4_a_family(deltas=(1e-2, 1e-3, 1e-4), alpha: float = 1e-5, lam: float = 1.35) -> dict:
     """Lemma 4.4(a) fails for every constant phi: at lam = 1.35 move the target along T(s) = T + s D
-    (:func:`_moved_target`) just past s*, the smallest s at which block (0, 2) starts to move (bisection on
+    (``_moved_target``, private) just past s*, the smallest s at which block (0, 2) starts to move (bisection on
     its gap). At s = s* + delta every step is O(delta) (E||V - I||^2 -> 0 like delta^2), but the
     (0, 2) step still moves X[2, 1] off zero and the left side stays ~0.32.
     Returns {"s_star", "rows": [(delta, E||V - I||^2, left side, left / E||V - I||^2)]}."""

@@ -39,7 +39,21 @@ PENALTIES = {"quartic": ("none", "l1"), "classifier": ("none", "l1"), "factoriza
 @dataclass(frozen=True)
 class Instance:
     """A problem of notebook 08: the pymanopt ``problem``, a Lipschitz bound ``L`` of its Euclidean gradient on
-    St(n, r), the start ``X0`` and a one-line ``description``."""
+    St(n, r), the start ``X0`` and a one-line ``description``.
+
+    Attributes
+    ----------
+    name : str
+        One of :data:`PROBLEM_NAMES`.
+    problem : pymanopt.Problem
+        Cost, Euclidean gradient and Euclidean Hessian on ``Stiefel(n, r)``.
+    L : float
+        A proven Lipschitz constant of the Euclidean gradient on St(n, r).
+    X0 : numpy.ndarray
+        (n, r), the start on St(n, r).
+    description : str
+        One line for tables and titles.
+    """
 
     name: str
     problem: object
@@ -48,12 +62,36 @@ class Instance:
     description: str
 
     def smooth(self, h: Penalty | None = None, bound: bool = True) -> SmoothProblem:
-        """The suite's view: ``from_pymanopt`` with h, with the bound L (``bound=False``: L estimated)."""
+        """The suite's view: ``from_pymanopt`` with h, with the bound L (``bound=False``: L estimated).
+
+        Parameters
+        ----------
+        h : Penalty or None
+            The nonsmooth part (None: h = 0).
+        bound : bool
+            Give the proven L (True) or let the problem estimate the curvature (False).
+
+        Returns
+        -------
+        SmoothProblem
+            The instance as a problem of the suite.
+        """
         return from_pymanopt(self.problem, h=h, L=self.L if bound else None)
 
 
 def laplacian_1d(n: int) -> np.ndarray:
-    """The discrete Laplacian tridiag(-1, 2, -1), the kinetic term of a 1-D Kohn–Sham model."""
+    """The discrete Laplacian tridiag(-1, 2, -1), the kinetic term of a 1-D Kohn–Sham model.
+
+    Parameters
+    ----------
+    n : int
+        The number of grid points.
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, n).
+    """
     return 2.0 * np.eye(n) - np.eye(n, k=1) - np.eye(n, k=-1)
 
 
@@ -63,6 +101,20 @@ def quartic_energy(n: int = 10, r: int = 3, *, coupling: float = 1.0, rng=0) -> 
     grad = A X + coupling diag(rho) X. Lipschitz bound on St(n, r): along any segment between points of
     St(n, r) every row has norm <= 1, where the Hessian of rho_i^2 / 4 in row i, rho_i I + 2 x_i x_i^T,
     has norm <= 3; so L = ||A||_2 + 3 coupling.
+
+    Parameters
+    ----------
+    n, r : int
+        The grid points and the orbitals (rows and columns of X).
+    coupling : float
+        The weight of the density interaction.
+    rng : numpy.random.Generator or int or None
+        The seed.
+
+    Returns
+    -------
+    Instance
+        "quartic".
     """
     import pymanopt
 
@@ -92,7 +144,20 @@ def quartic_energy(n: int = 10, r: int = 3, *, coupling: float = 1.0, rng=0) -> 
 
 def classifier_data(m: int = 120, features: int = 10, rng=0) -> tuple[np.ndarray, np.ndarray]:
     """(features (m, d), one-hot labels (m, 2)) of the breast-cancer set (``obcd_lite.data``: a random subset
-    of m rows and d of its 30 features, standardized), rows scaled to mean squared norm 1."""
+    of m rows and d of its 30 features, standardized), rows scaled to mean squared norm 1.
+
+    Parameters
+    ----------
+    m, features : int
+        The numbers of samples and of features (d).
+    rng : numpy.random.Generator or int or None
+        The seed.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(features, labels)``: (m, d) and (m, 2).
+    """
     from ..data import load_dataset
 
     data = load_dataset("breast_cancer", m=m, n=features, rng=rng)
@@ -106,6 +171,20 @@ def orthogonal_classifier(m: int = 120, features: int = 10, *, scale: float = 4.
 
     grad = scale A^T (P - Y) / m, P the softmax. The Hessian of the cross-entropy in the logits is
     diag(p) - p p^T, of norm <= 1/2, so L = scale^2 ||A||_2^2 / (2 m).
+
+    Parameters
+    ----------
+    m, features : int
+        The numbers of samples and of features (d, the rows of W).
+    scale : float
+        The logits' scale.
+    rng : numpy.random.Generator or int or None
+        The seed.
+
+    Returns
+    -------
+    Instance
+        Named "classifier", on St(d, 2).
     """
     import pymanopt
 
@@ -148,6 +227,20 @@ def orthogonal_factorization(n: int = 10, r: int = 3, samples: int = 40, rng=0) 
     (then H = (M^T X)_+). M: centred samples of r planted nonnegative clusters.
 
     grad = -M (M^T X)_+; the map X -> (M^T X)_+ is 1-Lipschitz in M^T X, so L = ||M||_2^2.
+
+    Parameters
+    ----------
+    n, r : int
+        The rows of X (features of M) and the number of clusters (columns of X).
+    samples : int
+        The columns of M.
+    rng : numpy.random.Generator or int or None
+        The seed.
+
+    Returns
+    -------
+    Instance
+        Named "factorization"; X0 >= 0 with one nonzero per row.
     """
     import pymanopt
 
@@ -184,14 +277,40 @@ BUILDERS = {"quartic": quartic_energy, "classifier": orthogonal_classifier, "fac
 
 
 def instance(name: str, rng=0) -> Instance:
-    """The notebook's instance of problem ``name`` (one of :data:`PROBLEM_NAMES`) with seed ``rng``."""
+    """The notebook's instance of problem ``name`` (one of :data:`PROBLEM_NAMES`) with seed ``rng``.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`PROBLEM_NAMES`.
+    rng : numpy.random.Generator or int or None
+        The seed.
+
+    Returns
+    -------
+    Instance
+        Built with the builder's defaults.
+    """
     if name not in BUILDERS:
         raise ValueError(f"unknown problem {name!r}; valid names: {', '.join(PROBLEM_NAMES)}")
     return BUILDERS[name](rng=rng)
 
 
 def penalty(name: str, lam: float = 0.0) -> Penalty:
-    """"none" -> Zero(), "l1" -> L1(lam), "nonneg" -> NonNeg()."""
+    """"none" -> Zero(), "l1" -> L1(lam), "nonneg" -> NonNeg().
+
+    Parameters
+    ----------
+    name : str
+        "none", "l1" or "nonneg".
+    lam : float
+        The weight of l1 (unused by the others).
+
+    Returns
+    -------
+    Penalty
+        The penalty h.
+    """
     table = {"none": Zero, "l1": lambda: L1(lam), "nonneg": NonNeg}
     if name not in table:
         raise ValueError(f"unknown penalty {name!r}; valid: none, l1, nonneg")
@@ -199,7 +318,18 @@ def penalty(name: str, lam: float = 0.0) -> Penalty:
 
 
 def trust_regions(inst: Instance):
-    """pymanopt's Riemannian trust-region method from the instance's start (h = 0): its result."""
+    """pymanopt's Riemannian trust-region method from the instance's start (h = 0): its result.
+
+    Parameters
+    ----------
+    inst : Instance
+        The problem and start.
+
+    Returns
+    -------
+    pymanopt.optimizers.optimizer.OptimizerResult
+        pymanopt's result (``point``, ``cost``, ...), at most 500 iterations.
+    """
     from pymanopt.optimizers import TrustRegions
 
     return TrustRegions(verbosity=0, max_iterations=500).run(inst.problem, initial_point=inst.X0.copy())
@@ -207,7 +337,19 @@ def trust_regions(inst: Instance):
 
 @dataclass(frozen=True)
 class SmoothRun:
-    """OBCD and pymanopt's trust regions on one problem with h = 0, from the same start."""
+    """OBCD and pymanopt's trust regions on one problem with h = 0, from the same start.
+
+    Attributes
+    ----------
+    instance : Instance
+        The problem of notebook 08.
+    problem : SmoothProblem
+        The suite's view of it that OBCD ran on.
+    trust_region_point : numpy.ndarray
+        (n, r), pymanopt's trust-region output.
+    obcd : Result
+        OBCD's result.
+    """
 
     instance: Instance
     problem: SmoothProblem
@@ -226,7 +368,20 @@ SMOOTH_BUDGET = {"quartic": 10_000, "classifier": 30_000, "factorization": 15_00
 
 def smooth_runs(names=PROBLEM_NAMES, *, rng=0) -> dict:
     """h = 0: {name: SmoothRun}, OBCD with the estimated curvature (``bound=False``) and pymanopt's trust
-    regions from the instance's start."""
+    regions from the instance's start.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Problems of :data:`PROBLEM_NAMES`.
+    rng : numpy.random.Generator or int or None
+        The seed.
+
+    Returns
+    -------
+    dict
+        {name: :class:`SmoothRun`}.
+    """
     runs = {}
     for name in names:
         inst = instance(name, rng)
@@ -239,7 +394,18 @@ def smooth_runs(names=PROBLEM_NAMES, *, rng=0) -> dict:
 
 def smooth_table(runs: dict):
     """One rendered row per problem: F of both, OBCD - TR, whether OBCD is within 1e-6, the curvature varsigma
-    OBCD used against the proven bound L."""
+    OBCD used against the proven bound L.
+
+    Parameters
+    ----------
+    runs : dict
+        {name: :class:`SmoothRun`} of :func:`smooth_runs`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by problem, numbers through ``rounding.fmt``.
+    """
     import pandas as pd
 
     rows = []
@@ -260,7 +426,22 @@ PENALIZED_BUDGET = {"quartic": 30_000, "classifier": 20_000, "factorization": 10
 
 def penalized_runs(*, solvers=("obcd", "manpg", "rsubgrad"), iterations: int = 2000, rng=0) -> dict:
     """With h (:data:`PENALIZED`): {(problem, solver): (the SmoothProblem, its Result or the reason it declines)}.
-    OBCD runs :data:`PENALIZED_BUDGET` pair steps, the others ``iterations`` full-gradient iterations."""
+    OBCD runs :data:`PENALIZED_BUDGET` pair steps, the others ``iterations`` full-gradient iterations.
+
+    Parameters
+    ----------
+    solvers : sequence of str
+        Names of :data:`obcd_lite.solvers.SOLVERS`.
+    iterations : int
+        The iterations of the solvers other than OBCD.
+    rng : numpy.random.Generator or int or None
+        The seed.
+
+    Returns
+    -------
+    dict
+        {(problem, solver): (SmoothProblem, Result or str)}; a str is the reason the solver declines.
+    """
     runs = {}
     for name, (h_name, lam) in PENALIZED.items():
         inst = instance(name, rng)
@@ -275,7 +456,18 @@ def penalized_runs(*, solvers=("obcd", "manpg", "rsubgrad"), iterations: int = 2
 
 
 def penalized_table(runs: dict):
-    """One rendered row per (problem, solver) of :func:`penalized_runs`: F, nonzeros, feasibility, or the reason."""
+    """One rendered row per (problem, solver) of :func:`penalized_runs`: F, nonzeros, feasibility, or the reason.
+
+    Parameters
+    ----------
+    runs : dict
+        The output of :func:`penalized_runs`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by (problem, solver).
+    """
     import pandas as pd
 
     rows = []
@@ -292,7 +484,20 @@ def penalized_table(runs: dict):
 def hierarchy_table(smooth: dict, penalized: dict):
     """The levels each output reaches, rendered: OBCD for h = 0 (:func:`smooth_runs`) and every solver that ran
     with h (:func:`penalized_runs`): critical, BS_2 (scalar majorizer, breakpoint search), global ("not
-    decided": no certificate reaches these n)."""
+    decided": no certificate reaches these n).
+
+    Parameters
+    ----------
+    smooth : dict
+        The output of :func:`smooth_runs`.
+    penalized : dict
+        The output of :func:`penalized_runs`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by (problem, h, solver).
+    """
     import pandas as pd
 
     cases = [(name, "h = 0", "obcd", run.problem, run.obcd.X) for name, run in smooth.items()]
@@ -309,7 +514,23 @@ def hierarchy_table(smooth: dict, penalized: dict):
 
 @dataclass(frozen=True)
 class Exploration:
-    """What the explorer shows: the run's F and the classification of its output."""
+    """What the explorer shows: the run's F and the classification of its output.
+
+    Attributes
+    ----------
+    name : str
+        The problem (one of :data:`PROBLEM_NAMES`).
+    h : str
+        The penalty as shown, e.g. "h = L1(0.01)".
+    solver : str
+        The solver's name.
+    F : float
+        F at the run's output.
+    iterations : int
+        The iterations the run took.
+    classification : Classification
+        :func:`~obcd_lite.optimality.classify`'s result for the output.
+    """
 
     name: str
     h: str
@@ -319,7 +540,13 @@ class Exploration:
     classification: object
 
     def summary(self) -> str:
-        """The certificates as text (through ``rounding.fmt``)."""
+        """The certificates as text (through ``rounding.fmt``).
+
+        Returns
+        -------
+        str
+            A headline and the classification's summary.
+        """
         return (f"{self.name}, {self.h}: {self.solver} ran {self.iterations} iterations, F = {fmt(self.F, 6)}\n"
                 + self.classification.summary())
 
@@ -329,7 +556,32 @@ def explore(problem: str = "quartic", penalty_name: str = "none", lam: float = 0
     """Run ``solver`` on the notebook's ``problem`` with the penalty, then :func:`classify` its output
     (critical, BS_2 with the scalar majorizer, the global level only where certified: never for these
     n > 5, so "not decided"). A solver that declines raises ValueError with its reason. Runs are cached
-    by the arguments that change them (lam only with l1), so a slider that changes nothing redraws at once."""
+    by the arguments that change them (lam only with l1), so a slider that changes nothing redraws at once.
+
+    Parameters
+    ----------
+    problem : str
+        One of :data:`PROBLEM_NAMES`.
+    penalty_name : str
+        "none", "l1" or "nonneg" (:func:`penalty`).
+    lam : float
+        The weight of l1.
+    alpha : float
+        The proximal parameter of eq. (11) used by the BS_2 certificate.
+    seed : int
+        The instance's seed and the solver's rng.
+    solver : str
+        A name of :data:`obcd_lite.solvers.SOLVERS`.
+    bound : bool
+        Give the proven L (True) or estimate the curvature (False).
+    max_iter : int
+        The solver's iterations.
+
+    Returns
+    -------
+    Exploration
+        The run and its classification.
+    """
     h = penalty(penalty_name, lam)
     label = f"h = {h!r}" if penalty_name == "l1" else f"h = {h!r} (λ = {fmt(lam, 4)} unused)"
     run, c = _explore_run(problem, penalty_name, lam if penalty_name == "l1" else 0.0, float(alpha), int(seed),

@@ -16,7 +16,20 @@ GAP_FLOOR = 1e-12
 
 def descent_figure(runs: dict, figsize=(11, 3.4)):
     """One panel per problem: F(X_t) - F(trust regions) against OBCD's pair steps (log scale, floored at
-    :data:`GAP_FLOOR`); the curve never rises (the verified majorization), the dashed line is 1e-6."""
+    :data:`GAP_FLOOR`); the curve never rises (the verified majorization), the dashed line is 1e-6.
+
+    Parameters
+    ----------
+    runs : dict
+        {name: SmoothRun} of :func:`obcd_lite.teaching.your_problem.smooth_runs`.
+    figsize : tuple of float
+        The figure's size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One panel per problem.
+    """
     fig, axes = plt.subplots(1, len(runs), figsize=figsize, squeeze=False)
     for ax, (name, run) in zip(axes[0], runs.items()):
         history = run.obcd.history

@@ -19,7 +19,30 @@ BUDGETS = (1000, 3000, 10000, 30000)
 
 def build_explorer(problem: str = "quartic", penalty_name: str = "none", lam: float = 0.01, seed: int = 0,
                    solver: str = "obcd", bound: bool = False, max_iter: int = 10000) -> Explorer:
-    """Dropdowns problem, h, solver, L (a proven bound or OBCD's estimate); sliders λ, seed and the budget."""
+    """Dropdowns problem, h, solver, L (a proven bound or OBCD's estimate); sliders λ, seed and the budget.
+
+    Parameters
+    ----------
+    problem : str
+        The first problem shown (one of ``PROBLEM_NAMES``).
+    penalty_name : str
+        "none", "l1" or "nonneg".
+    lam : float
+        The weight of l1, in [1e-4, 1e-1].
+    seed : int
+        The instance's seed and the solver's rng, 0 to 5.
+    solver : str
+        One of :data:`FIRST_ORDER`.
+    bound : bool
+        Start with the proven L (True) or OBCD's estimate (False).
+    max_iter : int
+        One of :data:`BUDGETS`.
+
+    Returns
+    -------
+    Explorer
+        The controls, the certificate figure and the summary (:func:`obcd_lite.teaching.your_problem.explore`).
+    """
     style = slider_layout()
     controls = {
         "problem": widgets.Dropdown(options=PROBLEM_NAMES, value=problem, description="problem", **style),
