@@ -167,24 +167,24 @@ def _sort_crossings(angle, size, first_of, m, order, psi, column, quarter):
     for j in range(r):                   # size[j] = 0 exactly when Z_j = 0, and then size[r + j] = 0
         if size[j] == 0.0:
             continue
-        a = angle[first_of[j]]           # entry j's first zero, phi_j + pi/2
-        b = min(int(a / _HALF_PI), 3)
-        key = a - _HALF_PI * b
+        first_zero = angle[first_of[j]]  # entry j's first zero, phi_j + pi/2
+        its_quarter = min(int(first_zero / _HALF_PI), 3)
+        key = first_zero - _HALF_PI * its_quarter
         p = columns
         while p > 0 and psi[p - 1] > key:
             psi[p], column[p], quarter[p] = psi[p - 1], column[p - 1], quarter[p - 1]
             p -= 1
-        psi[p], column[p], quarter[p] = key, j, b
+        psi[p], column[p], quarter[p] = key, j, its_quarter
         columns += 1
     position = 0
-    for b in range(4):
-        if b == 2:                        # theta = pi (the last crossing) opens the third quarter
+    for this_quarter in range(4):
+        if this_quarter == 2:                        # theta = pi (the last crossing) opens the third quarter
             order[position] = m - 1
             position += 1
         for p in range(columns):
             # from entry j's first zero on, a quarter turn at a time: entry r + j's second zero,
             # entry j's second zero, entry r + j's first zero
-            j, turn = column[p], (b - quarter[p]) % 4
+            j, turn = column[p], (this_quarter - quarter[p]) % 4
             if turn == 0:
                 order[position] = first_of[j]
             elif turn == 1:
@@ -202,24 +202,24 @@ def _insertion_sort(angle, order, m):
     """Sort order[:m] by angle in place (stable; near-linear on nearly sorted input)."""
     for p in range(1, m):
         o = order[p]
-        a = angle[o]
-        t = p
-        while t > 0 and angle[order[t - 1]] > a:
-            order[t] = order[t - 1]
-            t -= 1
-        order[t] = o
+        its_angle = angle[o]
+        slot = p
+        while slot > 0 and angle[order[slot - 1]] > its_angle:
+            order[slot] = order[slot - 1]
+            slot -= 1
+        order[slot] = o
 
 
 @njit(cache=True)
 def _add(total, carry, term):
     """Compensated (Neumaier) summation: total + carry tracks the sum to ~eps of its own size, even
     after steps of lam ||Z_j|| many orders above the coefficients of P that they leave behind."""
-    t = total + term
+    new_total = total + term
     if abs(total) >= abs(term):
-        carry += (total - t) + term
+        carry += (total - new_total) + term
     else:
-        carry += (term - t) + total
-    return t, carry
+        carry += (term - new_total) + total
+    return new_total, carry
 
 
 @njit(cache=True)
@@ -251,10 +251,10 @@ def _stretch_state(x, y, size, kind, lam, tau, angle, order, step, p, q, lo, hi)
     and carried to the first arc by the steps in between; the point is the middle of the
     longest arc, so no entry is near a crossing there and rounding cannot pick a wrong side."""
     longest, gap, middle, before = p, -1.0, lo, lo
-    for t in range(p, q + 1):   # arc t ends at crossing t (the last one at hi)
-        end = angle[order[t]] if t < q else hi
+    for arc in range(p, q + 1):   # the arc ends at crossing ``arc`` (the last one at hi)
+        end = angle[order[arc]] if arc < q else hi
         if end - before > gap:
-            longest, gap, middle = t, end - before, 0.5 * (before + end)
+            longest, gap, middle = arc, end - before, 0.5 * (before + end)
         before = end
     A, B, K, N = _state_at(x, y, size, kind, lam, tau, math.cos(middle), math.sin(middle))
     carry_A = carry_B = carry_K = 0.0

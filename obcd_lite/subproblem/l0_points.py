@@ -46,11 +46,11 @@ def line_keys(Z, size, key, column):
         else:
             p, q = -z2, z1
         value = q / (p + q)
-        t = count
-        while t > 0 and key[t - 1] > value:
-            key[t], column[t] = key[t - 1], column[t - 1]
-            t -= 1
-        key[t], column[t] = value, j
+        slot = count
+        while slot > 0 and key[slot - 1] > value:
+            key[slot], column[slot] = key[slot - 1], column[slot - 1]
+            slot -= 1
+        key[slot], column[slot] = value, j
         count += 1
     return count
 

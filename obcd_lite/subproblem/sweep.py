@@ -18,23 +18,24 @@ constant (A_h, B_h, K), and each crossing changes them by a known step:
 * l1: a zero from + to - adds -2 lam (x_i, y_i), from - to + adds +2 lam (x_i, y_i);
 * capped l1: leaving the cap on the + side adds +lam (x_i, y_i) and -lam tau, and so on
   around the six crossings of an entry (``crossings._STEPS``);
-* l0: h is lam * (number of live entries) on every arc and drops by lam per zero;
 * X >= 0: h is 0 on arcs where no entry is negative and +inf elsewhere (a count of negative
   entries is swept along).
 
 The state on the first arc is evaluated entry by entry at the middle of the longest arc and
 carried back by the steps in between, so it agrees with the sorted order whatever atan2 rounds.
 
-For l1 (and capped l1 whose cap no entry reaches) the circle is first cut down (``window``): sectors whose lower bound lies above a value
-the branch attains (or the other branch's best) cannot hold the minimum, and only the crossings of
-the surviving stretches are computed, sorted and swept, each stretch from a state evaluated in it.
-At OBCD's small lam this leaves a few crossings of the 4 r; where more than a quarter of the
-circle survives, the whole circle is swept.
+For l1 and capped l1 the circle is first cut down (``window``): sectors whose lower bound lies above
+a value the branch attains (or the other branch's best) cannot hold the minimum, and only the
+crossings of the surviving stretches are computed, sorted and swept, each stretch from a state
+evaluated in it; where more than a quarter of the circle survives, the whole circle is swept.
+l0 needs no sweep: h is lam * (number of live entries) on every arc, so its candidates are scored
+directly (``l0_points``: the zeros of the entries without atan2 or sort, ties among columns found by
+one sort of r keys).
 
 The global minimum is among (i) every crossing and theta = pi, each scored exactly (for l0
 every entry zero there drops out, ties included; for X >= 0 the point is checked entry by
-entry; where crossings tie to within 1e-9 their order is arbitrary, so the point is scored
-entry by entry), and (ii) the stationary points inside the arcs: -(A, B) / hypot(A, B) when the
+entry; where crossings tie to within _TIE_TOL = 1e-9 their order is arbitrary, so the point is
+scored entry by entry), and (ii) the stationary points inside the arcs: -(A, B) / hypot(A, B) when the
 quadratic part is constant (Qt = varsigma I, where the paper's quartic degenerates), otherwise
 the real roots of the quartic in t = tan(theta / 2) (``polynomial_roots.quartic_candidates``: the
 sign changes, plus the roots of its derivative where a double root may sit)
@@ -55,9 +56,13 @@ reflection branch nearly always is. None of these changes the candidate that win
 
 The loops are compiled with numba: written with NumPy arrays, the same search spends most of its
 time in NumPy's fixed cost per call (about 50 operations on arrays of a few dozen numbers). The
-compiled OBCD kernel passes one workspace (``sweep_workspace``) to every step (``sweep_into``), so
-the sweep allocates nothing (capped l1 still sorts with ``np.argsort``).
-``breakpoint.candidate_set`` keeps that vectorized form, which lists every candidate for teaching.
+compiled OBCD kernel passes one workspace (``sweep_workspace``, a ``SweepWorkspace`` whose arrays
+are named) to every step (``sweep_into``), so the sweep allocates nothing (capped l1 swept on the
+whole circle still sorts with ``np.argsort``). ``sweep_into`` reads as its stages: the column sizes,
+then per branch the branch floor, ``_l0_branch`` (l0) or ``_branch_crossings`` (window, crossings,
+order), ``_score_crossings`` (pass 1: every crossing, and the arcs' states) and ``_score_inside_arcs``
+(l1, capped l1) or ``_score_stationary`` (h = 0, X >= 0) for pass 2.
+``breakpoint.candidate_set`` keeps the vectorized form, which lists every candidate for teaching.
 """
 from __future__ import annotations
 
@@ -417,9 +422,9 @@ def _score_inside_arcs(branch, w, d, e, arcs, work, best, best_branch, best_c, b
     _arc_bounds(w, d, e, arcs, arc, ends, bound, best)
     while True:                                  # most promising arc first: it lowers best for the rest
         j, low = -1, np.inf
-        for t in range(arcs):                    # the lowest bound left (few arcs get this far)
-            if bound[t] < low:
-                j, low = t, bound[t]
+        for other in range(arcs):                # the lowest bound left (few arcs get this far)
+            if bound[other] < low:
+                j, low = other, bound[other]
         if not low < best:
             break
         bound[j] = np.inf

@@ -62,49 +62,42 @@ WindowWorkspace = namedtuple("WindowWorkspace", ["smooth", "h_grid", "h_sector",
 @njit(cache=True)
 def window_workspace():
     """A new ``WindowWorkspace``."""
-    return WindowWorkspace(np.empty(SECTORS + 1), np.empty(_QUARTER + 1), np.empty(_QUARTER), np.empty(2 * _QUARTER + 1),
+    return WindowWorkspace(np.empty(SECTORS + 1), np.empty(_QUARTER + 1), np.empty((2, _QUARTER)),
+                           np.empty(2 * _QUARTER + 1),
                            np.empty(SECTORS, np.bool_), np.empty((SECTORS + 2, 4)), np.empty((SECTORS, 4)))
 
 
 @njit(cache=True)
 def penalty_bounds(x, y, size, kind, tau, work):
-    """h / lam at the grid points of the first quarter circle (``work.h_grid``, _QUARTER + 1 values)
-    and a lower bound of h / lam on its sectors
-    (``work.h_sector``), entry by entry, for the branch whose entries x, y are given.
+    """For the branch whose entries x, y are given: h / lam at the grid points of the first quarter
+    circle (``work.h_grid``, _QUARTER + 1 values) and, per sector of it, the part of h / lam at its
+    two ends from the entries that keep their sign on it (``work.h_sector``: rows lo end, hi end).
 
     Entry r + j is entry j a quarter turn back, (x, y)_{r+j} = (y_j, -x_j), and |u_j| has period pi:
     so h has period pi / 2, and entry j's values on half the circle give both entries of column j.
     On the other branch u_j(theta) is this branch's u_j(pi - theta): ``cut_circle`` reads these
     bounds mirrored there, so one call serves both branches."""
     r = x.size // 2
-    at_grid, on_sector, entry = work.h_grid, work.h_sector, work.entry
+    at_grid, ends, entry = work.h_grid, work.h_sector, work.entry
     at_grid[:] = 0.0
-    on_sector[:] = 0.0
+    ends[:] = 0.0
+    cap = tau if kind == CAPPED_KIND else np.inf
     for j in range(r):
         if size[j] == 0.0:
             continue
-        for g in range(2 * _QUARTER + 1):
-            entry[g] = x[j] * _GRID_COS[g] + y[j] * _GRID_SIN[g]
+        for g in range(2 * _QUARTER + 1):     # min(|u_j|, cap) with u_j's sign: a sign change is a zero
+            u = x[j] * _GRID_COS[g] + y[j] * _GRID_SIN[g]
+            entry[g] = min(u, cap) if u >= 0.0 else max(u, -cap)
         # entry j at grid point g, entry r + j at g + _QUARTER (|u_{r+j}(theta)| = |u_j(theta + pi/2)|)
-        if kind == CAPPED_KIND:
-            for g in range(_QUARTER + 1):
-                at_grid[g] += min(abs(entry[g]), tau) + min(abs(entry[g + _QUARTER]), tau)
-            for g in range(_QUARTER):
-                on_sector[g] += (_sector_low(entry[g], entry[g + 1], tau)
-                                 + _sector_low(entry[g + _QUARTER], entry[g + _QUARTER + 1], tau))
-        else:
-            for g in range(_QUARTER + 1):
-                at_grid[g] += abs(entry[g]) + abs(entry[g + _QUARTER])
-            for g in range(_QUARTER):
-                on_sector[g] += (_sector_low(entry[g], entry[g + 1], np.inf)
-                                 + _sector_low(entry[g + _QUARTER], entry[g + _QUARTER + 1], np.inf))
-
-
-@njit(cache=True, inline="always")
-def _sector_low(lo, hi, tau):
-    """The least min(|u|, tau) on a sector from u's values at its ends: at an end where u keeps its
-    sign (|u| is concave between zeros), else 0 (a zero inside)."""
-    return min(min(abs(lo), abs(hi)), tau) if lo * hi > 0.0 else 0.0
+        for g in range(_QUARTER + 1):
+            at_grid[g] += abs(entry[g]) + abs(entry[g + _QUARTER])
+        for g in range(_QUARTER):       # written without branches, so that the loop vectorizes
+            lo, hi = entry[g], entry[g + 1]
+            keeps = 1.0 if lo * hi > 0.0 else 0.0
+            lo_r, hi_r = entry[g + _QUARTER], entry[g + _QUARTER + 1]
+            keeps_r = 1.0 if lo_r * hi_r > 0.0 else 0.0
+            ends[0, g] += keeps * abs(lo) + keeps_r * abs(lo_r)
+            ends[1, g] += keeps * abs(hi) + keeps_r * abs(hi_r)
 
 
 @njit(cache=True)
@@ -143,8 +136,14 @@ def cut_circle(a, b, w, d, e, size, kind, lam, tau, cap, mirrored, work):
     survive = work.survive
     count = 0
     for g in range(SECTORS):
-        low = h_sector[(_QUARTER - 1 - g) % _QUARTER if mirrored else g % _QUARTER]   # sector [g, g + 1]
-        survive[g] = min(smooth[g], smooth[g + 1]) - dip + lam * low - margin <= threshold
+        # sector [g, g + 1]: smooth part + lam h over the entries that keep their sign is at least the
+        # smaller end value less the smooth part's dip (that h is concave there); the others add >= 0
+        if mirrored:
+            at_lo, at_hi = h_sector[1, (_QUARTER - 1 - g) % _QUARTER], h_sector[0, (_QUARTER - 1 - g) % _QUARTER]
+        else:
+            at_lo, at_hi = h_sector[0, g % _QUARTER], h_sector[1, g % _QUARTER]
+        low = min(smooth[g] + lam * at_lo, smooth[g + 1] + lam * at_hi)
+        survive[g] = low - dip - margin <= threshold
         if survive[g]:
             count += 1
     if count == 0:
@@ -189,8 +188,8 @@ def _stretches_of(survive, stretches, bands):
 @njit(cache=True)
 def _in_stretches(theta, stretches, n_stretch):
     """Whether angle theta lies in one of the stretches."""
-    for t in range(n_stretch):
-        if stretches[t, 0] <= theta <= stretches[t, 1]:
+    for stretch in range(n_stretch):
+        if stretches[stretch, 0] <= theta <= stretches[stretch, 1]:
             return True
     return False
 
@@ -198,14 +197,14 @@ def _in_stretches(theta, stretches, n_stretch):
 @njit(cache=True)
 def _crosses_a_band(x, y, size, i, kind, tau, bands, n_band):
     """The screen: whether one of entry i's crossings may lie in a band (no atan2)."""
-    for t in range(n_band):
-        value_lo = bands[t, 0] * x[i] + bands[t, 1] * y[i]      # u_i at the band's ends
-        value_hi = bands[t, 2] * x[i] + bands[t, 3] * y[i]
+    for band in range(n_band):
+        value_lo = bands[band, 0] * x[i] + bands[band, 1] * y[i]      # u_i at the band's ends
+        value_hi = bands[band, 2] * x[i] + bands[band, 3] * y[i]
         if value_lo * value_hi <= 0.0:
             return True                                         # a zero (or both ends within underflow of one)
         if kind == CAPPED_KIND and size[i] > tau:
-            slope_lo = bands[t, 0] * y[i] - bands[t, 1] * x[i]  # u_i' at the band's ends
-            slope_hi = bands[t, 2] * y[i] - bands[t, 3] * x[i]
+            slope_lo = bands[band, 0] * y[i] - bands[band, 1] * x[i]  # u_i' at the band's ends
+            slope_hi = bands[band, 2] * y[i] - bands[band, 3] * x[i]
             if slope_lo * slope_hi <= 0.0:
                 return True                                     # a peak of |u_i|
             if (abs(value_lo) >= tau) != (abs(value_hi) >= tau):
