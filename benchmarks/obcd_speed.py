@@ -29,6 +29,12 @@ per-round ratios, which pair runs made seconds apart), the share of the sweep in
 (the sweep timed alone on the recorded blocks of a run, against the whole iteration on the same
 blocks from the same start), and a hash of X after ``--hash-iters`` steps for every penalty x Q x
 start (bit-identical iterates before and after a change of the kernel).
+
+``--penalties`` (issue 28, about 4 min on a quiet machine) prints Table F: every built-in penalty
+(l1, l0, capped l1 at tau = 0.05 and 0.5; lam = 1e-5, 1e-4, 1e-3) against h = 0 with the same Q,
+n = 1000, r = 20, dense start, in paired runs (h = 0 and the penalty back to back) in this one
+process: the median ratio of CPU seconds per iteration with its range over ``--repeats`` rounds,
+and the load after every round.
 """
 from __future__ import annotations
 
