@@ -51,8 +51,10 @@ the smaller end value minus M L^2 / 8 (|g''| <= M on an arc of length L). A root
 point is still a point of its arc with its exact value, so it cannot give a wrong answer.
 Arcs whose end values alone put them out of the race skip the bound, and the second branch is
 skipped when a lower bound of the whole branch (the smooth part's two terms minimized apart,
-plus h's least value on the circle) is above the first branch's best: for OBCD's steps the
-reflection branch nearly always is. None of these changes the candidate that wins.
+plus h's least value on the circle) is above the first branch's best: for OBCD's steps at small
+lam the reflection branch nearly always is, and at larger lam the window (whose penalty bounds, computed
+once, serve both branches) rejects it or keeps a few sectors. None of these changes the candidate
+that wins.
 
 The loops are compiled with numba: written with NumPy arrays, the same search spends most of its
 time in NumPy's fixed cost per call (about 50 operations on arrays of a few dozen numbers). The
@@ -67,7 +69,7 @@ order), ``_score_crossings`` (pass 1: every crossing, and the arcs' states) and 
 from __future__ import annotations
 
 import math
-from collections import namedtuple
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -77,19 +79,41 @@ from .arcs import linear_min_inside, linear_min_on_arc, quadratic_min_on_arc, st
 from .crossings import (_TIE_TOL, _ZERO_TOL, _add, _crossings_into, _entries_into, _has_tie, _sort_crossings,
                         _state_at, _stretch_state, _tie_group)
 from .l0_points import _count_zeros, l0_zeros_min, line_keys
-from .window import SECTORS, cut_circle, insertion_order, penalty_bounds, window_crossings_into, window_workspace
+from .window import (SECTORS, WindowWorkspace, cut_circle, insertion_order, penalty_bounds, window_crossings_into,
+                     window_workspace)
 
 _TWO_PI = 2.0 * math.pi
 
-#: The scratch of one sweep (``sweep_workspace``), by name. Per entry of V Z (2 r): x, y (u_i =
-#: x_i c + y_i s), size (hypot(x_i, y_i)), first_of (its first crossing). Per crossing: angle,
-#: cos_sin, owner (its entry, -1 for theta = pi), step (of A_h, B_h, K, negatives), order (sorted).
-#: Per arc: arc (A, B, K, negatives), bound, ends (angles lo, hi; cos, sin at lo; at hi). Per column:
-#: psi, column, quarter (the sort of ``crossings._sort_crossings``), key and line (``l0_points``).
-#: points: four zeros of a column; roots, scratch: the quartic's; window: ``window_workspace()``.
-SweepWorkspace = namedtuple("SweepWorkspace", [
-    "x", "y", "size", "first_of", "angle", "cos_sin", "owner", "step", "order", "arc", "bound", "ends",
-    "psi", "column", "quarter", "key", "line", "points", "roots", "scratch", "window"])
+class SweepWorkspace(NamedTuple):
+    """The scratch of one sweep (``sweep_workspace``), by name.
+
+    Per entry of V Z (2 r): x, y (u_i = x_i c + y_i s), size (hypot(x_i, y_i)), first_of (its first
+    crossing). Per crossing: angle, cos_sin, owner (its entry, -1 for theta = pi), step (of A_h, B_h, K,
+    negatives), order (sorted). Per arc: arc (A, B, K, negatives), bound, ends (angles lo, hi; cos, sin
+    at lo; at hi). Per column: psi, column, quarter (the sort of ``crossings._sort_crossings``), key and
+    line (``l0_points.line_keys``). points: four zeros of a column; roots, scratch: the quartic's;
+    window: a ``window.WindowWorkspace``."""
+    x: np.ndarray
+    y: np.ndarray
+    size: np.ndarray
+    first_of: np.ndarray
+    angle: np.ndarray
+    cos_sin: np.ndarray
+    owner: np.ndarray
+    step: np.ndarray
+    order: np.ndarray
+    arc: np.ndarray
+    bound: np.ndarray
+    ends: np.ndarray
+    psi: np.ndarray
+    column: np.ndarray
+    quarter: np.ndarray
+    key: np.ndarray
+    line: np.ndarray
+    points: np.ndarray
+    roots: np.ndarray
+    scratch: np.ndarray
+    window: WindowWorkspace
 
 
 @njit(cache=True)

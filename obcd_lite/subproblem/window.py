@@ -27,7 +27,7 @@ the ends (elsewhere |u_i| is monotone on the band).
 from __future__ import annotations
 
 import math
-from collections import namedtuple
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -52,11 +52,19 @@ _GRID_SIN = np.array([math.sin(g * _SECTOR) for g in range(SECTORS)] + [0.0])
 _MOST_SECTORS = SECTORS // 4
 
 
-#: Scratch of ``cut_circle``: the smooth part at the grid points, h / lam at those of a quarter circle
-#: and its lower bound on their sectors (h has period pi / 2), one entry's values on half the circle, the surviving mask, the stretches (lo, hi,
-#: scored lo, scored hi) and the bands (cos, sin of their first and of their last angle).
-WindowWorkspace = namedtuple("WindowWorkspace", ["smooth", "h_grid", "h_sector", "entry", "survive",
-                                                 "stretches", "bands"])
+class WindowWorkspace(NamedTuple):
+    """Scratch of ``cut_circle``, by name: the smooth part at the grid points (smooth), h / lam at those
+    of a quarter circle (h_grid) and, per sector of it, the sign-keeping entries' h / lam at its two ends
+    (h_sector; h has period pi / 2), one entry's values on half the circle (entry), the surviving mask
+    (survive), the stretches (lo, hi, scored lo, scored hi) and the bands (cos, sin of their first and
+    of their last angle)."""
+    smooth: np.ndarray
+    h_grid: np.ndarray
+    h_sector: np.ndarray
+    entry: np.ndarray
+    survive: np.ndarray
+    stretches: np.ndarray
+    bands: np.ndarray
 
 
 @njit(cache=True)
