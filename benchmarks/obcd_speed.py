@@ -29,6 +29,12 @@ per-round ratios, which pair runs made seconds apart), the share of the sweep in
 (the sweep timed alone on the recorded blocks of a run, against the whole iteration on the same
 blocks from the same start), and a hash of X after ``--hash-iters`` steps for every penalty x Q x
 start (bit-identical iterates before and after a change of the kernel).
+
+``--penalties`` (issue 28, about 4 min on a quiet machine) prints Table F: every built-in penalty
+(l1, l0, capped l1 at tau = 0.05 and 0.5; lam = 1e-5, 1e-4, 1e-3) against h = 0 with the same Q,
+n = 1000, r = 20, dense start, in paired runs (h = 0 and the penalty back to back) in this one
+process: the median ratio of CPU seconds per iteration with its range over ``--repeats`` rounds,
+and the load after every round.
 """
 from __future__ import annotations
 
@@ -301,6 +307,78 @@ def section_l1(C: np.ndarray, n: int, r: int, iters: int, repeats: int, hash_ite
     return out
 
 
+#: Issue 28's rows: every built-in penalty at the lambdas a student's slider reaches (capped l1 at both
+#: taus: 0.05, about the size of a column of Z from the dense start, so both pieces occur; 0.5, above
+#: every column, where capped l1 is l1 on every block).
+PENALTY_LAMS = (1e-5, 1e-4, 1e-3)
+CAPPED_TAUS = (0.05, 0.5)
+
+
+def penalty_rows(lams: Sequence[float] = PENALTY_LAMS, taus: Sequence[float] = CAPPED_TAUS) -> list[tuple[str, object]]:
+    """(label, penalty) for every row of the penalty table: l1, l0, capped l1 (each tau) at every lam."""
+    rows = [(f"l1, lam = {lam:g}", L1(lam)) for lam in lams]
+    rows += [(f"l0, lam = {lam:g}", L0(lam)) for lam in lams]
+    rows += [(f"capped l1, lam = {lam:g}, tau = {tau:g}", CappedL1(lam, tau)) for tau in taus for lam in lams]
+    return rows
+
+
+def section_penalties(C: np.ndarray, n: int, r: int, iters: int, repeats: int, emit,
+                      rows: Sequence[tuple[str, object]] | None = None) -> dict:
+    """Issue 28: every penalty against h = 0 with the same Q, in one process, runs paired.
+
+    Each round runs, for every penalty and Q ("exact", "scalar"), an h = 0 run and the penalty's
+    run back to back (which goes first alternates by round), each ``iters`` compiled iterations from
+    the dense start ``random_stiefel(n, r, rng=0)``. A pair's ratio is the penalty's CPU seconds per
+    iteration over h = 0's (CPU time of this process: on a shared machine the time other processes
+    take the core is not counted; the engine runs on one thread). The table gives the median of the
+    rounds' ratios with their range, and the median it/s (wall clock, the solver's ``Result.seconds``)."""
+    t0 = time.perf_counter()
+    X0 = random_stiefel(n, r, rng=0)
+    rows = penalty_rows() if rows is None else rows
+    zero = sparse_pca(C)
+    problems = {label: sparse_pca(C, h) for label, h in rows}
+    for problem in (zero, *problems.values()):
+        obcd(problem, X0, rng=0, max_iter=100, Q="exact")  # compile / load, first touch
+
+    def run(problem, Q):
+        cpu = time.process_time()
+        res = obcd(problem, X0, rng=0, max_iter=iters, Q=Q, log_every=10**9)
+        return (time.process_time() - cpu) / res.iterations, res.iterations / res.seconds
+
+    ratios = {(label, Q): [] for label in problems for Q in ("exact", "scalar")}
+    speeds = {key: [] for key in ratios}
+    zero_speeds = {"exact": [], "scalar": []}
+    loads = [load_average()]
+    for round_ in range(repeats):
+        for (label, Q), pair_ratios in ratios.items():
+            first, second = (zero, problems[label]) if round_ % 2 == 0 else (problems[label], zero)
+            runs = {id(first): run(first, Q)}
+            runs[id(second)] = run(second, Q)
+            pair_ratios.append(runs[id(problems[label])][0] / runs[id(zero)][0])
+            speeds[label, Q].append(runs[id(problems[label])][1])
+            zero_speeds[Q].append(runs[id(zero)][1])
+        loads.append(load_average())
+    out, table = {}, []
+    for label in problems:
+        line = [label]
+        for Q in ("exact", "scalar"):
+            ratio = np.array(ratios[label, Q])
+            out[label, Q] = {"ratio": float(np.median(ratio)), "min": float(ratio.min()), "max": float(ratio.max()),
+                             "its": float(np.median(speeds[label, Q]))}
+            line += [f"{np.median(ratio):.2f} ({ratio.min():.2f}-{ratio.max():.2f})", float(np.median(speeds[label, Q]))]
+        table.append(line)
+    emit(format_table(["penalty", "exact: x h=0 (range)", "it/s", "scalar: x h=0 (range)", "it/s"], table,
+                      title=f"Table F. Every penalty against h = 0 with the same Q, randn-500-{n}, r = {r}, "
+                            f"X0 = random_stiefel (dense), compiled, k = 2, {repeats} rounds of paired runs of "
+                            f"{iters} iterations"))
+    emit(f"(x h=0 = CPU seconds per iteration over h = 0's in the same pair: median of the rounds and range; "
+         f"it/s = wall clock, median; h = 0 it/s: exact {np.median(zero_speeds['exact']):.0f}, scalar "
+         f"{np.median(zero_speeds['scalar']):.0f}; load (1/5/15 min) before the rounds and after each: "
+         f"{' | '.join(loads)}; section time {time.perf_counter() - t0:.1f} s)")
+    out["loads"] = loads
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes, no compile-time section (smoke run)")
@@ -308,7 +386,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--iters", type=int, default=40_000, help="--l1: iterations per run")
     parser.add_argument("--repeats", type=int, default=7, help="--l1: interleaved rounds")
     parser.add_argument("--hash-iters", type=int, default=20_000, help="--l1: steps before hashing X")
+    parser.add_argument("--penalties", action="store_true",
+                        help="only every penalty against h = 0 (issue 28's table), interleaved rounds")
     args = parser.parse_args(argv)
+    if args.penalties:
+        print(environment_report(), flush=True)
+        C = randn_covariance(500, 1000, rng=0)
+        section_penalties(C, 1000, 20, args.iters, args.repeats, emit=lambda s: print(s, flush=True))
+        return 0
     if args.l1:
         print(environment_report(), flush=True)
         C = randn_covariance(500, 1000, rng=0)

@@ -10,9 +10,12 @@
    is the floor point BS_2, and does OBCD (random pairs) escape the start's component, p in {6, 10, 20}.
 2. The ablation grid (``ablation_grid``): PCA, l0/l1-SPCA, nonnegative PCA on spiked and digits,
    r = 3, seeds 0..S-1, the same random start and time budget for every variant.
+3. k = 3 per update and per flop (``k3_by_updates``): k = 3 against k = 2 with the scalar Q (both h = 0,
+   PCA) at an equal flop budget of ``--k3-sweeps`` sweeps of pair updates, spiked and digits, r = 3,
+   seeds 0..S-1: iterations and flops to the better final F, with the seconds and the engine beside.
 
 Run: ``PYTHONPATH=$PWD .venv/bin/python benchmarks/relatives_grid.py [--seeds 3] [--sweeps 200]
-[--seconds 1.0] [--parts procrustes floor ablation]``. Prints Markdown tables (docs/benchmarks/relatives.md holds one run's output).
+[--seconds 1.0] [--k3-sweeps 40] [--parts procrustes floor ablation k3]``. Prints Markdown tables (docs/benchmarks/relatives.md holds one run's output).
 """
 from __future__ import annotations
 
@@ -22,8 +25,8 @@ import time
 import numpy as np
 import pandas as pd
 
-from obcd_lite.experiments.relatives import (ablation_grid, floor_census, ingredient_values, procrustes_flops_per_update,
-                                             procrustes_instance, procrustes_runs, to_target)
+from obcd_lite.experiments.relatives import (ablation_grid, floor_census, ingredient_values, k3_by_updates,
+                                             procrustes_flops_per_update, procrustes_instance, procrustes_runs, to_target)
 
 #: label -> (registry name, options) of the Procrustes comparison.
 PROCRUSTES_METHODS = {"RCD (stepsize 1.1)": ("rcd", {"stepsize": 1.1}),
@@ -62,8 +65,9 @@ def main(argv=None) -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--sweeps", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=1.0, help="time budget per ablation run")
-    parser.add_argument("--parts", nargs="+", default=["procrustes", "floor", "ablation"],
-                        choices=["procrustes", "floor", "ablation"])
+    parser.add_argument("--k3-sweeps", type=float, default=40.0, help="flop budget of the k = 3 comparison, in sweeps")
+    parser.add_argument("--parts", nargs="+", default=["procrustes", "floor", "ablation", "k3"],
+                        choices=["procrustes", "floor", "ablation", "k3"])
     args = parser.parse_args(argv)
     start = time.perf_counter()
     seeds = range(args.seeds)
@@ -79,6 +83,11 @@ def main(argv=None) -> None:
         print(floors.groupby("p").agg(instances=("seed", "size"), floor_point_BS2=("floor point BS2", "sum"),
                                       OBCD_below_floor=("OBCD below floor", "sum"),
                                       OBCD_reached_F_star=("OBCD reached F*", "sum")).to_markdown(**fmt))
+        print(f"\n[{time.perf_counter() - start:.0f} s]\n", flush=True)
+    if "k3" in args.parts:
+        k3 = k3_by_updates(datasets=("spiked", "digits"), seeds=tuple(seeds), r=3, sweeps=args.k3_sweeps)
+        print(f"## k = 3 against k = 2 (scalar Q, PCA, r = 3) at an equal flop budget: {args.k3_sweeps:g} sweeps\n")
+        print(k3.to_markdown(index=False, **fmt))
         print(f"\n[{time.perf_counter() - start:.0f} s]\n", flush=True)
     if "ablation" not in args.parts:
         return

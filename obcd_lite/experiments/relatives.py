@@ -314,6 +314,63 @@ def ingredient_values(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+# --------------------------------------------------------------------------- k = 3 per update and per flop
+
+#: The k = 3 comparison: k = 3 and its like-for-like k = 2 (both h = 0 and the scalar Q of eq. (10)).
+K3_VARIANTS = {"k = 2, scalar Q": ("obcd", {"Q": "scalar"}), "k = 3": ("obcd", {"k": 3})}
+
+
+def obcd_flops_per_iteration(n: int, r: int, k: int) -> int:
+    """Flops of one OBCD iteration with h = 0 and the scalar Q of eq. (10) on a quadratic f with D = I
+    (PCA), counted as RCD's are (the arithmetic the update needs):
+
+    * the block data: [grad f(X) X^T]_BB = G_B Z^T, 2 k^2 r;
+    * the k x k solve, V = -polar(P) (Lemma 2.3(b); for k = 2 with h = 0 and this Q it is the same
+      problem), counted as an SVD with both factors, 21 k^3 (Golub & Van Loan's count);
+    * V Z, 2 k^2 r, and the change of f, <dZ, G_B> + 1/2 <dZ, (C dZ)_B>, 3 k r;
+    * the gradient update G += C(:, B) dZ (Appendix C.3 (i)), 2 n k r, the term that dominates.
+    """
+    if min(n, r, k) < 1:
+        raise ValueError(f"n, r and k must be positive, got n = {n}, r = {r}, k = {k}")
+    return 2 * n * k * r + 4 * k * k * r + 3 * k * r + 21 * k ** 3
+
+
+def k3_by_updates(*, datasets=("spiked",), seeds=(0, 1, 2), r: int = 3, n: int | None = None,
+                  sweeps: float = 40.0) -> pd.DataFrame:
+    """k = 3 against k = 2 (both h = 0, scalar Q) at an equal flop budget: per iteration and per flop,
+    which do not depend on the engine (k = 3 runs in the Python engine, k = 2 compiled), and seconds
+    beside them. The budget is ``sweeps`` sweeps of k = 2 pair updates (sweeps n (n - 1) / 2
+    iterations); k = 3 gets the iterations that cost the same flops (:func:`obcd_flops_per_iteration`).
+    Rows: dataset, seed, variant, engine, iterations, flops, F - F_best (F_best: the smaller final F
+    of the two), and the iterations, flops and seconds to the target F_best + rtol |F_best|
+    (rtol = :data:`TARGET_RTOL`; NaN where never reached), seconds."""
+    rows = []
+    _warm_up(K3_VARIANTS)
+    for dataset in datasets:
+        for seed in seeds:
+            ds = load_dataset(dataset, n=n, rng=int(seed))
+            problem = sparse_pca(ds.C)
+            X0 = start_point("random", ds.n, r, "l1", rng=int(seed))
+            budget = sweeps * ds.n * (ds.n - 1) / 2 * obcd_flops_per_iteration(ds.n, r, 2)
+            runs = {}
+            for label, (name, options) in K3_VARIANTS.items():
+                per_iteration = obcd_flops_per_iteration(ds.n, r, options.get("k", 2))
+                iterations = int(budget // per_iteration)
+                runs[label] = (per_iteration, get_solver(name)(problem, X0, max_iter=iterations, rng=int(seed),
+                                                               log_every=ds.n, **options))
+            F_best = min(res.F for _, res in runs.values())
+            for label, (per_iteration, res) in runs.items():
+                hit = np.flatnonzero(np.asarray(res.history["F"]) <= F_best + TARGET_RTOL * abs(F_best))
+                to_target = int(res.history["iteration"][hit[0]]) if len(hit) else np.nan
+                rows.append({"dataset": dataset, "seed": int(seed), "variant": label, "engine": res.info["engine"],
+                             "iterations": res.iterations, "flops": res.iterations * per_iteration,
+                             "F - F_best": res.F - F_best, "iterations to target": to_target,
+                             "flops to target": to_target * per_iteration,
+                             "seconds to target": float(res.history["seconds"][hit[0]]) if len(hit) else np.nan,
+                             "seconds": res.seconds})
+    return pd.DataFrame(rows)
+
+
 # --------------------------------------------------------------------------- 3. do solvers agree?
 
 #: Two limits are "different points" when their signed-permutation distance is at least this.

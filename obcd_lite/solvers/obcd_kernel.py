@@ -21,7 +21,9 @@ L enters only through G (whose update does not involve it) and the starting F.
 
 numba caches :func:`run_steps` with the functions it calls compiled in, and checks only this
 file's time stamp: after editing ``sweep.py``, ``polynomial_roots.py`` or ``block_arithmetic.py``,
-delete ``obcd_lite/**/__pycache__/*.nbi`` / ``*.nbc`` (the tests of equal iterates catch a stale cache).
+delete ``obcd_lite/**/__pycache__/*.nbi`` / ``*.nbc`` (the tests of equal iterates catch a stale cache). The same
+holds for ``sweep.py``'s own cache after editing ``window.py``, ``crossings.py`` or ``l0_points.py``: a
+stale compiled sweep that writes to a workspace of another shape can crash the process.
 """
 from __future__ import annotations
 
@@ -84,7 +86,7 @@ def run_steps(C, D, X, G, blocks, alpha, exact, kind, lam, tau, first, last, F, 
     Z = np.empty((2, r))
     ZD = np.empty((2, r))
     dZ = np.empty((2, r))
-    W = np.empty((2, r))
+    dZD = np.empty((2, r))
     VZ = np.empty((2, r))
     no_rows = np.empty((2, 0))
     work = sweep_workspace(0 if kind == ZERO_KIND else r)   # the sweep's scratch, reused by every step
@@ -108,7 +110,7 @@ def run_steps(C, D, X, G, blocks, alpha, exact, kind, lam, tau, first, last, F, 
             for j in range(r):
                 dZ[a, j] = VZ[a, j] - Z[a, j]
         F_before = F
-        F += step_2x2(C, D, G, b0, b1, dZ, W) + h_change
+        F += step_2x2(C, D, G, b0, b1, dZ, dZD) + h_change
         for j in range(r):
             X[b0, j] = VZ[0, j]
             X[b1, j] = VZ[1, j]

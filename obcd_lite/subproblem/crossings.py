@@ -23,6 +23,11 @@ _ZERO_TOL = ZERO_ULPS * EPS  # an entry is zero when |x c + y s| <= _ZERO_TOL hy
 _TWO_PI = 2.0 * math.pi
 _HALF_PI = 0.5 * math.pi
 _THREE_HALF_PI = 3.0 * _HALF_PI  # the same double as _STEPS[4, 0] * _HALF_PI
+# Two crossings closer than this (in angle) are checked for a tie: a zero to rounding means
+# |sin(angle gap)| <= _ZERO_TOL, far inside this tolerance, and atan2 rounds at the eps level.
+# Arcs shorter than it get no stationary candidate: their end points are within O(tolerance^2)
+# of any interior value.
+_TIE_TOL = 1e-9
 # The crossings of one entry, in the order they are met as theta grows from phi_i. Columns:
 # offset from phi_i in units of pi/2, plus sign * beta_i; the step of (A_h, B_h) in units of
 # lam (x_i, y_i), of K in units of lam tau, and of the count of negative entries. Rows 1 and 4
@@ -71,62 +76,73 @@ def _wrap(v):
 
 
 @njit(cache=True)
-def _crossings_into(x, y, size, kind, lam, tau, angle, cos_sin, owner, step, first_of):
-    """Every crossing of the branch, and theta = pi (last), written to the workspace: angle,
-    (cos, sin), owner entry (-1 for pi) and the steps of (A_h, B_h, K, negatives) there; entry i's
-    crossings start at first_of[i]. Returns their number m."""
-    q = 0
-    for i in range(x.size):
-        first_of[i] = q
-        if size[i] == 0.0:
-            continue
-        phi = math.atan2(y[i], x[i])
-        c_phi, s_phi = x[i] / size[i], y[i] / size[i]
-        if not (kind == CAPPED_KIND and size[i] > tau):
-            # the zeros alone (rows 1 and 4 of _STEPS written out: the same operations, no table)
-            angle[q], angle[q + 1] = _wrap(phi + _HALF_PI), _wrap(phi + _THREE_HALF_PI)
-            cos_sin[q, 0], cos_sin[q, 1], cos_sin[q + 1, 0], cos_sin[q + 1, 1] = -s_phi, c_phi, s_phi, -c_phi
-            owner[q] = owner[q + 1] = i
-            step[q, :] = 0.0
-            step[q + 1, :] = 0.0
-            if kind == L1_KIND or kind == CAPPED_KIND:
-                step[q, 0], step[q, 1] = -2.0 * lam * x[i], -2.0 * lam * y[i]
-                step[q + 1, 0], step[q + 1, 1] = 2.0 * lam * x[i], 2.0 * lam * y[i]
-            elif kind == NONNEG_KIND:
-                step[q, 3], step[q + 1, 3] = 1.0, -1.0
-            q += 2
-            continue
-        c_beta = tau / size[i]                   # capped l1 above its cap: the six crossings of _STEPS
-        s_beta = math.sqrt((1.0 - c_beta) * (1.0 + c_beta))
-        beta = math.atan2(s_beta, c_beta)
-        for row in range(6):
-            angle[q] = _wrap(phi + _STEPS[row, 0] * _HALF_PI + _STEPS[row, 1] * beta)
-            quarter = int(_STEPS[row, 0]) % 4    # rotate (cos phi, sin phi) by quarter * pi/2, then by +-beta
-            if quarter == 0:
-                c0, s0 = c_phi, s_phi
-            elif quarter == 1:
-                c0, s0 = -s_phi, c_phi
-            elif quarter == 2:
-                c0, s0 = -c_phi, -s_phi
-            else:
-                c0, s0 = s_phi, -c_phi
-            if _STEPS[row, 1] == 0.0:            # a zero: no turn by beta
-                cos_sin[q, 0], cos_sin[q, 1] = c0, s0
-            else:
-                s_delta = _STEPS[row, 1] * s_beta
-                cos_sin[q, 0] = c0 * c_beta - s0 * s_delta
-                cos_sin[q, 1] = s0 * c_beta + c0 * s_delta
-            owner[q] = i
-            step[q, 0] = _STEPS[row, 2] * lam * x[i]
-            step[q, 1] = _STEPS[row, 2] * lam * y[i]
-            step[q, 2] = _STEPS[row, 3] * lam * tau
-            step[q, 3] = 0.0
-            q += 1
+def entry_crossings_into(x, y, size, i, kind, lam, tau, q, angle, cos_sin, owner, step):
+    """Write entry i's crossings at rows q, q + 1, ... of the workspace: angle, (cos, sin), owner i
+    and the steps of (A_h, B_h, K, negatives) there. Returns the next free row."""
+    phi = math.atan2(y[i], x[i])
+    c_phi, s_phi = x[i] / size[i], y[i] / size[i]
+    if not (kind == CAPPED_KIND and size[i] > tau):
+        # the zeros alone (rows 1 and 4 of _STEPS written out: the same operations, no table)
+        angle[q], angle[q + 1] = _wrap(phi + _HALF_PI), _wrap(phi + _THREE_HALF_PI)
+        cos_sin[q, 0], cos_sin[q, 1], cos_sin[q + 1, 0], cos_sin[q + 1, 1] = -s_phi, c_phi, s_phi, -c_phi
+        owner[q] = owner[q + 1] = i
+        step[q, :] = 0.0
+        step[q + 1, :] = 0.0
+        if kind == L1_KIND or kind == CAPPED_KIND:
+            step[q, 0], step[q, 1] = -2.0 * lam * x[i], -2.0 * lam * y[i]
+            step[q + 1, 0], step[q + 1, 1] = 2.0 * lam * x[i], 2.0 * lam * y[i]
+        elif kind == NONNEG_KIND:
+            step[q, 3], step[q + 1, 3] = 1.0, -1.0
+        return q + 2
+    cap_cos = tau / size[i]                     # capped l1 above its cap: the six crossings of _STEPS
+    cap_sin = math.sqrt((1.0 - cap_cos) * (1.0 + cap_cos))
+    beta = math.atan2(cap_sin, cap_cos)
+    for row in range(6):
+        angle[q] = _wrap(phi + _STEPS[row, 0] * _HALF_PI + _STEPS[row, 1] * beta)
+        quarter = int(_STEPS[row, 0]) % 4       # rotate (cos phi, sin phi) by quarter * pi/2, then by +-beta
+        if quarter == 0:
+            c0, s0 = c_phi, s_phi
+        elif quarter == 1:
+            c0, s0 = -s_phi, c_phi
+        elif quarter == 2:
+            c0, s0 = -c_phi, -s_phi
+        else:
+            c0, s0 = s_phi, -c_phi
+        if _STEPS[row, 1] == 0.0:               # a zero: no turn by beta
+            cos_sin[q, 0], cos_sin[q, 1] = c0, s0
+        else:
+            s_delta = _STEPS[row, 1] * cap_sin
+            cos_sin[q, 0] = c0 * cap_cos - s0 * s_delta
+            cos_sin[q, 1] = s0 * cap_cos + c0 * s_delta
+        owner[q] = i
+        step[q, 0] = _STEPS[row, 2] * lam * x[i]
+        step[q, 1] = _STEPS[row, 2] * lam * y[i]
+        step[q, 2] = _STEPS[row, 3] * lam * tau
+        step[q, 3] = 0.0
+        q += 1
+    return q
+
+
+@njit(cache=True)
+def pi_crossing_into(q, angle, cos_sin, owner, step):
+    """theta = pi at row q (candidate (i) of Appendix B: t = infinity, no entry's crossing). Returns q + 1."""
     angle[q] = math.pi
     cos_sin[q, 0], cos_sin[q, 1] = -1.0, 0.0
     owner[q] = -1
     step[q, 0] = step[q, 1] = step[q, 2] = step[q, 3] = 0.0
     return q + 1
+
+
+@njit(cache=True)
+def _crossings_into(x, y, size, kind, lam, tau, angle, cos_sin, owner, step, first_of):
+    """Every crossing of the branch, and theta = pi (last), written to the workspace
+    (``entry_crossings_into``); entry i's crossings start at first_of[i]. Returns their number m."""
+    q = 0
+    for i in range(x.size):
+        first_of[i] = q
+        if size[i] > 0.0:
+            q = entry_crossings_into(x, y, size, i, kind, lam, tau, q, angle, cos_sin, owner, step)
+    return pi_crossing_into(q, angle, cos_sin, owner, step)
 
 
 @njit(cache=True)
@@ -151,24 +167,24 @@ def _sort_crossings(angle, size, first_of, m, order, psi, column, quarter):
     for j in range(r):                   # size[j] = 0 exactly when Z_j = 0, and then size[r + j] = 0
         if size[j] == 0.0:
             continue
-        a = angle[first_of[j]]           # entry j's first zero, phi_j + pi/2
-        b = min(int(a / _HALF_PI), 3)
-        key = a - _HALF_PI * b
+        first_zero = angle[first_of[j]]  # entry j's first zero, phi_j + pi/2
+        its_quarter = min(int(first_zero / _HALF_PI), 3)
+        key = first_zero - _HALF_PI * its_quarter
         p = columns
         while p > 0 and psi[p - 1] > key:
             psi[p], column[p], quarter[p] = psi[p - 1], column[p - 1], quarter[p - 1]
             p -= 1
-        psi[p], column[p], quarter[p] = key, j, b
+        psi[p], column[p], quarter[p] = key, j, its_quarter
         columns += 1
     position = 0
-    for b in range(4):
-        if b == 2:                        # theta = pi (the last crossing) opens the third quarter
+    for this_quarter in range(4):
+        if this_quarter == 2:                        # theta = pi (the last crossing) opens the third quarter
             order[position] = m - 1
             position += 1
         for p in range(columns):
             # from entry j's first zero on, a quarter turn at a time: entry r + j's second zero,
             # entry j's second zero, entry r + j's first zero
-            j, turn = column[p], (b - quarter[p]) % 4
+            j, turn = column[p], (this_quarter - quarter[p]) % 4
             if turn == 0:
                 order[position] = first_of[j]
             elif turn == 1:
@@ -186,24 +202,24 @@ def _insertion_sort(angle, order, m):
     """Sort order[:m] by angle in place (stable; near-linear on nearly sorted input)."""
     for p in range(1, m):
         o = order[p]
-        a = angle[o]
-        t = p
-        while t > 0 and angle[order[t - 1]] > a:
-            order[t] = order[t - 1]
-            t -= 1
-        order[t] = o
+        its_angle = angle[o]
+        slot = p
+        while slot > 0 and angle[order[slot - 1]] > its_angle:
+            order[slot] = order[slot - 1]
+            slot -= 1
+        order[slot] = o
 
 
 @njit(cache=True)
 def _add(total, carry, term):
     """Compensated (Neumaier) summation: total + carry tracks the sum to ~eps of its own size, even
     after steps of lam ||Z_j|| many orders above the coefficients of P that they leave behind."""
-    t = total + term
+    new_total = total + term
     if abs(total) >= abs(term):
-        carry += (total - t) + term
+        carry += (total - new_total) + term
     else:
-        carry += (term - t) + total
-    return t, carry
+        carry += (term - new_total) + total
+    return new_total, carry
 
 
 @njit(cache=True)
@@ -235,10 +251,10 @@ def _stretch_state(x, y, size, kind, lam, tau, angle, order, step, p, q, lo, hi)
     and carried to the first arc by the steps in between; the point is the middle of the
     longest arc, so no entry is near a crossing there and rounding cannot pick a wrong side."""
     longest, gap, middle, before = p, -1.0, lo, lo
-    for t in range(p, q + 1):   # arc t ends at crossing t (the last one at hi)
-        end = angle[order[t]] if t < q else hi
+    for arc in range(p, q + 1):   # the arc ends at crossing ``arc`` (the last one at hi)
+        end = angle[order[arc]] if arc < q else hi
         if end - before > gap:
-            longest, gap, middle = t, end - before, 0.5 * (before + end)
+            longest, gap, middle = arc, end - before, 0.5 * (before + end)
         before = end
     A, B, K, N = _state_at(x, y, size, kind, lam, tau, math.cos(middle), math.sin(middle))
     carry_A = carry_B = carry_K = 0.0
@@ -249,3 +265,35 @@ def _stretch_state(x, y, size, kind, lam, tau, angle, order, step, p, q, lo, hi)
         K, carry_K = _add(K, carry_K, -step[o, 2])
         N -= int(step[o, 3])
     return A + carry_A, B + carry_B, K + carry_K, N
+
+
+@njit(cache=True)
+def _tie_group(angle, order, j):
+    """The sorted positions within _TIE_TOL of crossing j on the circle: (first, count)."""
+    m = order.size
+    theta = angle[order[j]]
+    forward = 1
+    while forward < m:
+        gap = abs(angle[order[(j + forward) % m]] - theta)
+        if min(gap, _TWO_PI - gap) > _TIE_TOL:
+            break
+        forward += 1
+    back = 0
+    while back < m - forward:
+        gap = abs(angle[order[(j - back - 1) % m]] - theta)
+        if min(gap, _TWO_PI - gap) > _TIE_TOL:
+            break
+        back += 1
+    return j - back, back + forward
+
+
+@njit(cache=True)
+def _has_tie(angle, order, j):
+    """Whether a neighbour of crossing j (in sorted order, on the circle) is within _TIE_TOL."""
+    m = order.size
+    if m == 1:
+        return False
+    theta = angle[order[j]]
+    before = abs(theta - angle[order[j - 1]])      # j - 1 = -1 wraps to the last crossing
+    after = abs(angle[order[(j + 1) % m]] - theta)
+    return min(before, _TWO_PI - before) <= _TIE_TOL or min(after, _TWO_PI - after) <= _TIE_TOL

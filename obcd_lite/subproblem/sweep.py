@@ -20,23 +20,24 @@ constant (A_h, B_h, K), and each crossing changes them by a known step:
 * l1: a zero from + to - adds -2 lam (x_i, y_i), from - to + adds +2 lam (x_i, y_i);
 * capped l1: leaving the cap on the + side adds +lam (x_i, y_i) and -lam tau, and so on
   around the six crossings of an entry (``crossings._STEPS``);
-* l0: h is lam * (number of live entries) on every arc and drops by lam per zero;
 * X >= 0: h is 0 on arcs where no entry is negative and +inf elsewhere (a count of negative
   entries is swept along).
 
 The state on the first arc is evaluated entry by entry at the middle of the longest arc and
 carried back by the steps in between, so it agrees with the sorted order whatever atan2 rounds.
 
-For l1 (and capped l1 whose cap no entry reaches) the circle is first cut down (``window``): sectors whose lower bound lies above a value
-the branch attains (or the other branch's best) cannot hold the minimum, and only the crossings of
-the surviving stretches are computed, sorted and swept, each stretch from a state evaluated in it.
-At OBCD's small lam this leaves a few crossings of the 4 r; where more than a quarter of the
-circle survives, the whole circle is swept.
+For l1 and capped l1 the circle is first cut down (``window``): sectors whose lower bound lies above
+a value the branch attains (or the other branch's best) cannot hold the minimum, and only the
+crossings of the surviving stretches are computed, sorted and swept, each stretch from a state
+evaluated in it; where more than a quarter of the circle survives, the whole circle is swept.
+l0 needs no sweep: h is lam * (number of live entries) on every arc, so its candidates are scored
+directly (``l0_points``: the zeros of the entries without atan2 or sort, ties among columns found by
+one sort of r keys).
 
 The global minimum is among (i) every crossing and theta = pi, each scored exactly (for l0
 every entry zero there drops out, ties included; for X >= 0 the point is checked entry by
-entry; where crossings tie to within 1e-9 their order is arbitrary, so the point is scored
-entry by entry), and (ii) the stationary points inside the arcs: -(A, B) / hypot(A, B) when the
+entry; where crossings tie to within _TIE_TOL = 1e-9 their order is arbitrary, so the point is
+scored entry by entry), and (ii) the stationary points inside the arcs: -(A, B) / hypot(A, B) when the
 quadratic part is constant (Qt = varsigma I, where the paper's quartic degenerates), otherwise
 the real roots of the quartic in t = tan(theta / 2) (``polynomial_roots.quartic_candidates``: the
 sign changes, plus the roots of its derivative where a double root may sit)
@@ -52,34 +53,83 @@ the smaller end value minus M L^2 / 8 (|g''| <= M on an arc of length L). A root
 point is still a point of its arc with its exact value, so it cannot give a wrong answer.
 Arcs whose end values alone put them out of the race skip the bound, and the second branch is
 skipped when a lower bound of the whole branch (the smooth part's two terms minimized apart,
-plus h's least value on the circle) is above the first branch's best: for OBCD's steps the
-reflection branch nearly always is. None of these changes the candidate that wins.
+plus h's least value on the circle) is above the first branch's best: for OBCD's steps at small
+lam the reflection branch nearly always is, and at larger lam the window (whose penalty bounds, computed
+once, serve both branches) rejects it or keeps a few sectors. None of these changes the candidate
+that wins.
 
 The loops are compiled with numba: written with NumPy arrays, the same search spends most of its
 time in NumPy's fixed cost per call (about 50 operations on arrays of a few dozen numbers). The
-compiled OBCD kernel passes one workspace (``sweep_workspace``) to every step (``sweep_into``), so
-the sweep allocates nothing (capped l1 still sorts with ``np.argsort``).
-``breakpoint.candidate_set`` keeps that vectorized form, which lists every candidate for teaching.
+compiled OBCD kernel passes one workspace (``sweep_workspace``, a ``SweepWorkspace`` whose arrays
+are named) to every step (``sweep_into``), so the sweep allocates nothing (capped l1 swept on the
+whole circle still sorts with ``np.argsort``). ``sweep_into`` reads as its stages: the column sizes,
+then per branch the branch floor, ``_l0_branch`` (l0) or ``_branch_crossings`` (window, crossings,
+order), ``_score_crossings`` (pass 1: every crossing, and the arcs' states) and ``_score_inside_arcs``
+(l1, capped l1) or ``_score_stationary`` (h = 0, X >= 0) for pass 2.
+``breakpoint.candidate_set`` keeps the vectorized form, which lists every candidate for teaching.
 """
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from ..penalties import CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND
+from ..penalties import CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND
 from .arcs import linear_min_inside, linear_min_on_arc, quadratic_min_on_arc, stationary_angles
-from .crossings import (_ZERO_TOL, _add, _crossings_into, _entries_into, _sort_crossings, _state_at,
-                        _stretch_state)
-from .window import SECTORS, insertion_order, l1_window, l1_window_crossings_into, window_workspace
+from .crossings import (_TIE_TOL, _ZERO_TOL, _add, _crossings_into, _entries_into, _has_tie, _sort_crossings,
+                        _state_at, _stretch_state, _tie_group)
+from .l0_points import _count_zeros, l0_zeros_min, line_keys
+from .window import (SECTORS, WindowWorkspace, cut_circle, insertion_order, penalty_bounds, window_crossings_into,
+                     window_workspace)
 
 _TWO_PI = 2.0 * math.pi
-# Two crossings closer than this (in angle) are checked for a tie: a zero to rounding means
-# |sin(angle gap)| <= _ZERO_TOL, far inside the window, and atan2 rounds at the eps level.
-# Arcs shorter than the window get no stationary candidate: their end points are within
-# O(window^2) of any interior value.
-_TIE_WINDOW = 1e-9
+
+class SweepWorkspace(NamedTuple):
+    """The scratch of one sweep (``sweep_workspace``), by name.
+
+    Per entry of V Z (2 r): x, y (u_i = x_i c + y_i s), size (hypot(x_i, y_i)), first_of (its first
+    crossing). Per crossing: angle, cos_sin, owner (its entry, -1 for theta = pi), step (of A_h, B_h, K,
+    negatives), order (sorted). Per arc: arc (A, B, K, negatives), bound, ends (angles lo, hi; cos, sin
+    at lo; at hi). Per column: psi, column, quarter (the sort of ``crossings._sort_crossings``), key and
+    line (``l0_points.line_keys``). points: four zeros of a column; roots, scratch: the quartic's;
+    window: a ``window.WindowWorkspace``."""
+    x: np.ndarray
+    y: np.ndarray
+    size: np.ndarray
+    first_of: np.ndarray
+    angle: np.ndarray
+    cos_sin: np.ndarray
+    owner: np.ndarray
+    step: np.ndarray
+    order: np.ndarray
+    arc: np.ndarray
+    bound: np.ndarray
+    ends: np.ndarray
+    psi: np.ndarray
+    column: np.ndarray
+    quarter: np.ndarray
+    key: np.ndarray
+    line: np.ndarray
+    points: np.ndarray
+    roots: np.ndarray
+    scratch: np.ndarray
+    window: WindowWorkspace
+
+
+@njit(cache=True)
+def sweep_workspace(r):
+    """The scratch arrays of ``sweep_into`` for Z with r columns (capped l1: 6 crossings per entry),
+    allocated once and reused across the steps of a run."""
+    n, m, columns = 2 * r, 12 * r + 1, max(r, 1)
+    return SweepWorkspace(
+        np.empty(n), np.empty(n), np.empty(n), np.empty(n, np.int64),
+        np.empty(m), np.empty((m, 2)), np.empty(m, np.int64), np.empty((m, 4)), np.empty(m, np.int64),
+        np.empty((m + SECTORS, 4)), np.empty(m + SECTORS), np.empty((m + SECTORS, 6)),
+        np.empty(columns), np.empty(columns, np.int64), np.empty(columns, np.int64),
+        np.empty(columns), np.empty(columns, np.int64), np.empty((4, 2)),
+        np.empty(8), np.empty(20), window_workspace())
 
 
 @njit(cache=True)
@@ -107,21 +157,6 @@ def _unit(theta):
 
 
 @njit(cache=True)
-def _is_zero(x, y, size, i, c, s):
-    return size[i] > 0.0 and abs(x[i] * c + y[i] * s) <= _ZERO_TOL * size[i]
-
-
-@njit(cache=True)
-def _count_zeros(x, y, size, c, s):
-    """How many entries that are not identically zero vanish at (c, s), to rounding (as snap_zeros)."""
-    count = 0
-    for i in range(x.size):  # _is_zero written out: 20x faster here (numba does not inline the call)
-        if size[i] > 0.0 and abs(x[i] * c + y[i] * s) <= _ZERO_TOL * size[i]:
-            count += 1
-    return count
-
-
-@njit(cache=True)
 def _is_nonnegative(x, y, size, c, s):
     """Every entry x_i c + y_i s >= 0 or zero to rounding."""
     for i in range(x.size):
@@ -140,56 +175,6 @@ def _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c, s):
     elif kind == NONNEG_KIND and not _is_nonnegative(x, y, size, c, s):
         value = np.inf
     return value
-
-
-@njit(cache=True)
-def _window(angle, order, j):
-    """The sorted positions within _TIE_WINDOW of crossing j on the circle: (first, count)."""
-    m = order.size
-    theta = angle[order[j]]
-    forward = 1
-    while forward < m:
-        gap = abs(angle[order[(j + forward) % m]] - theta)
-        if min(gap, _TWO_PI - gap) > _TIE_WINDOW:
-            break
-        forward += 1
-    back = 0
-    while back < m - forward:
-        gap = abs(angle[order[(j - back - 1) % m]] - theta)
-        if min(gap, _TWO_PI - gap) > _TIE_WINDOW:
-            break
-        back += 1
-    return j - back, back + forward
-
-
-@njit(cache=True)
-def _has_tie(angle, order, j):
-    """Whether a neighbour of crossing j (in sorted order, on the circle) is within _TIE_WINDOW."""
-    m = order.size
-    if m == 1:
-        return False
-    theta = angle[order[j]]
-    before = abs(theta - angle[order[j - 1]])      # j - 1 = -1 wraps to the last crossing
-    after = abs(angle[order[(j + 1) % m]] - theta)
-    return min(before, _TWO_PI - before) <= _TIE_WINDOW or min(after, _TWO_PI - after) <= _TIE_WINDOW
-
-
-@njit(cache=True)
-def _zeros_at_crossing(x, y, size, owner, angle, order, j, tie, c, s):
-    """``_count_zeros`` at crossing j (``tie``: a neighbour is within the window), looking only at
-    the entries that cross within the window."""
-    if not tie:
-        # the usual case: only this crossing's own entry, which (c, s) = (-y_i, x_i)/R_i (or its
-        # negative) zeroes to within a few ulps of R_i, far inside the tolerance
-        return 1 if owner[order[j]] >= 0 else 0
-    start, count = _window(angle, order, j)
-    m = order.size
-    zeros = 0
-    for p in range(start, start + count):
-        i = owner[order[p % m]]
-        if i >= 0 and _is_zero(x, y, size, i, c, s):
-            zeros += 1
-    return zeros
 
 
 @njit(cache=True)
@@ -213,24 +198,26 @@ def _branch_floor(column_size, kind, lam, tau, a, b, w, d, e):
 
 
 @njit(cache=True)
-def sweep_workspace(r):
-    """The scratch arrays of ``sweep_into`` for Z with r columns (capped l1: 6 crossings per entry),
-    allocated once and reused across the steps of a run."""
-    n, m = 2 * r, 12 * r + 1
-    return (np.empty(n), np.empty(n), np.empty(n), np.empty(n, np.int64),       # x, y, size, first_of
-            np.empty(m), np.empty((m, 2)), np.empty(m, np.int64), np.empty((m, 4)),  # angle, cos_sin, owner, step
-            np.empty(m, np.int64), np.empty((m + SECTORS, 4)), np.empty(m + SECTORS),  # order, arc, bound
-            np.empty((m + SECTORS, 6)),                      # arc ends: angles lo, hi, cos and sin at lo, at hi
-            np.empty(max(r, 1)), np.empty(max(r, 1), np.int64), np.empty(max(r, 1), np.int64),  # psi, column,
-            np.empty(8), np.empty(20), window_workspace())   # quarter, roots, scratch, l1_window's scratch
+def _column_sizes(Z, size):
+    """size[j] = size[r + j] = ||Z_j||: entries j and r + j of V Z are +-Z[0, j], +-Z[1, j] in some
+    order on either branch, and hypot ignores signs and order (one hypot per column, the same double
+    as per entry). Returns (live entries, largest column)."""
+    r = Z.shape[1]
+    live, largest = 0, 0.0
+    for j in range(r):
+        size[j] = size[r + j] = math.hypot(Z[0, j], Z[1, j])
+        largest = max(largest, size[j])
+        if size[j] > 0.0:
+            live += 2
+    return live, largest
 
 
 @njit(cache=True)
 def sweep_2x2(coef, Z, kind, lam, tau, first, last):
     """``sweep_into`` with a new workspace: (branch, c, s, value, VZ)."""
     VZ = np.empty((2, Z.shape[1]))
-    k, c, s, value = sweep_into(coef, Z, kind, lam, tau, first, last, sweep_workspace(Z.shape[1]), VZ)
-    return k, c, s, value, VZ
+    branch, c, s, value = sweep_into(coef, Z, kind, lam, tau, first, last, sweep_workspace(Z.shape[1]), VZ)
+    return branch, c, s, value, VZ
 
 
 @njit(cache=True)
@@ -252,198 +239,259 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
     (branch, c, s, value): the best candidate and its value (+inf, with (c, s) = (1, 0), when
     X >= 0 admits no point on the searched branches).
     """
-    (x, y, size, first_of, angle_all, cos_sin, owner, step, order_all, arc, bound_all, ends,
-     psi, column, quarter, roots, scratch, window_work) = work
-    stretches = window_work[2]
-    best, best_k, best_c, best_s = np.inf, first, 1.0, 0.0
+    best, best_branch, best_c, best_s = np.inf, first, 1.0, 0.0
     r = Z.shape[1]
-    live, largest = 0, 0.0
-    for j in range(r):
-        # entries j and r + j of V Z on either branch are +-Z[0, j], +-Z[1, j] in some order, and
-        # hypot ignores signs and order: one hypot per column, the same double as per entry
-        size[j] = size[r + j] = math.hypot(Z[0, j], Z[1, j])
-        largest = max(largest, size[j])
-        if size[j] > 0.0:
-            live += 2
+    live, largest = _column_sizes(Z, work.size)
     if kind == CAPPED_KIND and largest <= tau:
         kind = L1_KIND  # no entry can pass the cap (|u_i| <= ||Z_j|| <= tau): on this block it is l1
-    varying = kind == L1_KIND or kind == CAPPED_KIND  # h's linear part changes from arc to arc
-    for k in range(first, last + 1):
-        a, b, cq, d, e = coef[k, 0], coef[k, 1], coef[k, 2], coef[k, 3], coef[k, 4]
+    lines = line_keys(Z, work.size, work.key, work.line) if kind == L0_KIND else 0
+    bounds_from = -1      # the branch whose entries gave the window's penalty bounds
+    for branch in range(first, last + 1):
+        a, b, cq, d, e = coef[branch, 0], coef[branch, 1], coef[branch, 2], coef[branch, 3], coef[branch, 4]
         w = cq - e
-        if k > first and _branch_floor(size[:r], kind, lam, tau, a, b, w, d, e) > best:
+        if branch > first and _branch_floor(work.size[:r], kind, lam, tau, a, b, w, d, e) > best:
             continue  # no point of this branch can beat the other's best (the usual case for ref)
-        _entries_into(Z, k, x, y)
-        stretch_count = 0
-        if kind == L1_KIND:  # the stretches of the circle where the minimum can lie (0: all of it)
-            stretch_count, band_count = l1_window(a, b, w, d, e, x, y, size, lam, best, window_work)
-            if stretch_count < 0:
-                continue  # no sector of this branch can beat the other's best
-        if stretch_count > 0:
-            m = l1_window_crossings_into(x, y, size, lam, stretches, stretch_count, window_work[3], band_count,
-                                         angle_all, cos_sin, owner, step)
-            angle, order = angle_all[:m], order_all[:m]
-            insertion_order(angle, m, order)
-        else:
-            m = _crossings_into(x, y, size, kind, lam, tau, angle_all, cos_sin, owner, step, first_of)
-            angle, order = angle_all[:m], order_all[:m]
-            if kind == CAPPED_KIND:
-                order[:] = np.argsort(angle)
-            else:
-                _sort_crossings(angle, size, first_of, m, order, psi, column, quarter)
-            stretch_count = 1
-            stretches[0, 0], stretches[0, 1], stretches[0, 2], stretches[0, 3] = 0.0, _TWO_PI, 0.0, _TWO_PI
-        if k == 0 and (kind == L0_KIND or kind == NONNEG_KIND):
+        _entries_into(Z, branch, work.x, work.y)
+        if kind == L0_KIND:
+            best, best_branch, best_c, best_s = _l0_branch(
+                branch, a, b, w, d, e, live, lam, lines, work, best, best_branch, best_c, best_s)
+            continue
+        if branch == 0 and kind == NONNEG_KIND:
             # V = I: inside an arc, but where h jumps it is the point that keeps X (its entries within
             # rounding of 0 count as zeros there), and the step it stands for is no step at all
-            value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, 1.0, 0.0)
+            value = _score_point(work.x, work.y, work.size, kind, lam, live, a, b, e, w, d, 1.0, 0.0)
             if value < best:
-                best, best_k, best_c, best_s = value, 0, 1.0, 0.0
+                best, best_branch, best_c, best_s = value, 0, 1.0, 0.0
+        windowed = kind == L1_KIND or kind == CAPPED_KIND
+        if windowed and bounds_from < 0:
+            penalty_bounds(work.x, work.y, work.size, kind, tau, work.window)
+            bounds_from = branch
+        m, stretches = _branch_crossings(a, b, w, d, e, kind, lam, tau, best, windowed, branch != bounds_from, work)
+        if stretches < 0:
+            continue  # no sector of this branch can beat the other's best
+        best, best_branch, best_c, best_s, arcs = _score_crossings(
+            branch, a, b, w, d, e, kind, lam, tau, live, m, stretches, work, best, best_branch, best_c, best_s)
+        if kind == L1_KIND or kind == CAPPED_KIND:
+            best, best_branch, best_c, best_s = _score_inside_arcs(
+                branch, w, d, e, arcs, work, best, best_branch, best_c, best_s)
+        else:
+            best, best_branch, best_c, best_s = _score_stationary(
+                branch, a, b, w, d, e, kind, lam, live, work, best, best_branch, best_c, best_s)
+    _new_rows(Z, best_branch, best_c, best_s, VZ, work.size[:r])
+    return best_branch, best_c, best_s, best
 
-        # Pass 1: score every crossing of every stretch (the crossings within half the slack of
-        # a surviving sector, when the circle was windowed); record each arc's data (A, B, K,
-        # negatives) and its ends (angles, cos, sin).
-        last_mid = (np.nan, np.nan)                  # the last midpoint of tied crossings scored
-        arcs, p = 0, 0
-        for t in range(stretch_count):
-            lo, hi, scored_lo, scored_hi = stretches[t, 0], stretches[t, 1], stretches[t, 2], stretches[t, 3]
-            q = p
-            while q < m and angle[order[q]] <= hi:
-                q += 1
-            A_h, B_h, K_h, N = _stretch_state(x, y, size, kind, lam, tau, angle, order, step, p, q, lo, hi)
-            A, carry_A = _add(a, 0.0, A_h)
-            B, carry_B = _add(b, 0.0, B_h)
-            K, carry_K = (lam * live if kind == L0_KIND else K_h), 0.0
-            before = lo
-            c_before, s_before = _unit(lo)
-            for j in range(p, q):
-                o = order[j]
-                theta = angle[o]
-                c, s = cos_sin[o, 0], cos_sin[o, 1]
-                arc[arcs, 0], arc[arcs, 1], arc[arcs, 2], arc[arcs, 3] = A + carry_A, B + carry_B, K + carry_K, N
-                ends[arcs, 0], ends[arcs, 1], ends[arcs, 2] = before, theta, c_before
-                ends[arcs, 3], ends[arcs, 4], ends[arcs, 5] = s_before, c, s
-                smooth = e + c * (w * c + d * s)
-                value = smooth + arc[arcs, 0] * c + arc[arcs, 1] * s + arc[arcs, 2]      # from the arc before
-                arcs += 1
-                before, c_before, s_before = theta, c, s
-                A, carry_A = _add(A, carry_A, step[o, 0])
-                B, carry_B = _add(B, carry_B, step[o, 1])
-                if kind == CAPPED_KIND:                  # elsewhere every step of K is 0.0: K + 0.0 is K
-                    K, carry_K = _add(K, carry_K, step[o, 2])
-                tie = _has_tie(angle, order, j)
-                if varying and tie:
-                    # crossings within rounding of each other (ties, or an entry whose cap and zero
-                    # nearly coincide) may come in any order, so the state between them means nothing:
-                    # score the point entry by entry instead
-                    h_A, h_B, h_K, _ = _state_at(x, y, size, kind, lam, tau, c, s)
-                    value = smooth + (a + h_A) * c + (b + h_B) * s + h_K
-                elif kind == L0_KIND:
-                    value -= lam * _zeros_at_crossing(x, y, size, owner, angle, order, j, tie, c, s)
-                elif kind == NONNEG_KIND:
-                    # feasible here only if every entry negative just before turns to zero here
-                    crossing_here = _window(angle, order, j)[1] if tie else 1
-                    if N > crossing_here or not _is_nonnegative(x, y, size, c, s):
-                        value = np.inf
-                    N += int(step[o, 3])
-                if value < best and scored_lo <= theta <= scored_hi:
-                    best, best_k, best_c, best_s = value, k, c, s
-                if not varying and tie:
-                    # Where h jumps, a point between tied crossings can have several entries within
-                    # rounding of 0 (each zero is a window of half-width _ZERO_TOL rad) although no
-                    # single crossing has: the windows of a group overlap where its two extreme
-                    # crossings' do, so the midpoint of every such pair is scored entry by entry.
-                    for ahead in range(1, m):
-                        o_next = order[(j + ahead) % m]
-                        gap = abs(angle[o_next] - theta)
-                        gap = min(gap, _TWO_PI - gap)
-                        if gap > 2.0 * _ZERO_TOL:
-                            break
-                        if gap == 0.0:
-                            continue  # the same point: scored above, ties included
-                        c_mid, s_mid = c + cos_sin[o_next, 0], s + cos_sin[o_next, 1]
-                        norm = math.hypot(c_mid, s_mid)
-                        c_mid, s_mid = c_mid / norm, s_mid / norm
-                        if c_mid == last_mid[0] and s_mid == last_mid[1]:
-                            continue  # scored just before (a group of equal crossings gives equal midpoints)
-                        last_mid = (c_mid, s_mid)
-                        value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c_mid, s_mid)
-                        if value < best:
-                            best, best_k, best_c, best_s = value, k, c_mid, s_mid
-            c_hi, s_hi = _unit(hi)
+
+@njit(cache=True)
+def _l0_branch(branch, a, b, w, d, e, live, lam, lines, work, best, best_branch, best_c, best_s):
+    """l0 on one branch from its candidates directly (``l0_points``): V = I (rot), the zeros of the
+    entries and theta = pi, and the smooth part's stationary points, each scored entry by entry."""
+    x, y, size = work.x, work.y, work.size
+    if branch == 0:       # V = I, as for X >= 0 in sweep_into
+        value = _score_point(x, y, size, L0_KIND, lam, live, a, b, e, w, d, 1.0, 0.0)
+        if value < best:
+            best, best_branch, best_c, best_s = value, branch, 1.0, 0.0
+    value, c, s = l0_zeros_min(a, b, w, d, e, x, y, size, live, lam, work.key, work.line, lines, work.points, best)
+    if value < best:
+        best, best_branch, best_c, best_s = value, branch, c, s
+    value = _score_point(x, y, size, L0_KIND, lam, live, a, b, e, w, d, -1.0, 0.0)   # theta = pi
+    if value < best:
+        best, best_branch, best_c, best_s = value, branch, -1.0, 0.0
+    return _score_stationary(branch, a, b, w, d, e, L0_KIND, lam, live, work, best, best_branch, best_c, best_s)
+
+
+@njit(cache=True)
+def _branch_crossings(a, b, w, d, e, kind, lam, tau, best, windowed, mirrored, work):
+    """The crossings the sweep visits on a branch, sorted (``work.order``): those of the stretches the
+    window keeps (``windowed``: l1, capped l1; ``mirrored``: its penalty bounds are the other branch's),
+    or all of them and theta = pi. Returns (crossings, stretches):
+    ``work.window.stretches`` holds the stretches, the whole circle as one when not windowed; -1
+    stretches when no point of the branch can beat ``best``."""
+    x, y, size = work.x, work.y, work.size
+    stretch_rows = work.window.stretches
+    stretches = bands = 0
+    if windowed:  # where the minimum can lie (0: anywhere)
+        stretches, bands = cut_circle(a, b, w, d, e, size, kind, lam, tau, best, mirrored, work.window)
+        if stretches < 0:
+            return 0, -1
+    if stretches > 0:
+        m = window_crossings_into(x, y, size, kind, lam, tau, stretch_rows, stretches, work.window.bands, bands,
+                                  work.angle, work.cos_sin, work.owner, work.step)
+        insertion_order(work.angle[:m], m, work.order)
+        return m, stretches
+    m = _crossings_into(x, y, size, kind, lam, tau, work.angle, work.cos_sin, work.owner, work.step, work.first_of)
+    if kind == CAPPED_KIND:
+        work.order[:m] = np.argsort(work.angle[:m])
+    else:
+        _sort_crossings(work.angle[:m], size, work.first_of, m, work.order, work.psi, work.column, work.quarter)
+    stretch_rows[0, 0], stretch_rows[0, 1], stretch_rows[0, 2], stretch_rows[0, 3] = 0.0, _TWO_PI, 0.0, _TWO_PI
+    return m, 1
+
+
+@njit(cache=True)
+def _score_crossings(branch, a, b, w, d, e, kind, lam, tau, live, m, stretches, work, best, best_branch, best_c,
+                     best_s):
+    """Pass 1: score every crossing of every stretch (when the circle was windowed, the crossings
+    within half the slack of a surviving sector); record each arc's state (A, B, K, negatives) and its
+    ends (angles, cos, sin) for pass 2. Returns the best so far and the number of arcs."""
+    x, y, size, cos_sin, step = work.x, work.y, work.size, work.cos_sin, work.step
+    angle, order, arc, ends = work.angle[:m], work.order[:m], work.arc, work.ends
+    varying = kind == L1_KIND or kind == CAPPED_KIND   # h's linear part changes from arc to arc
+    last_mid = (np.nan, np.nan)                        # the last midpoint of tied crossings scored
+    arcs, p = 0, 0
+    for stretch in range(stretches):
+        row = work.window.stretches[stretch]
+        lo, hi, scored_lo, scored_hi = row[0], row[1], row[2], row[3]
+        q = p
+        while q < m and angle[order[q]] <= hi:
+            q += 1
+        A_h, B_h, K_h, N = _stretch_state(x, y, size, kind, lam, tau, angle, order, step, p, q, lo, hi)
+        A, carry_A = _add(a, 0.0, A_h)
+        B, carry_B = _add(b, 0.0, B_h)
+        K, carry_K = K_h, 0.0
+        before = lo
+        c_before, s_before = _unit(lo)
+        for j in range(p, q):
+            o = order[j]
+            theta = angle[o]
+            c, s = cos_sin[o, 0], cos_sin[o, 1]
             arc[arcs, 0], arc[arcs, 1], arc[arcs, 2], arc[arcs, 3] = A + carry_A, B + carry_B, K + carry_K, N
-            ends[arcs, 0], ends[arcs, 1], ends[arcs, 2], ends[arcs, 3] = before, hi, c_before, s_before
-            ends[arcs, 4], ends[arcs, 5] = c_hi, s_hi
+            ends[arcs, 0], ends[arcs, 1], ends[arcs, 2] = before, theta, c_before
+            ends[arcs, 3], ends[arcs, 4], ends[arcs, 5] = s_before, c, s
+            smooth = e + c * (w * c + d * s)
+            value = smooth + arc[arcs, 0] * c + arc[arcs, 1] * s + arc[arcs, 2]      # from the arc before
             arcs += 1
-            p = q
+            before, c_before, s_before = theta, c, s
+            A, carry_A = _add(A, carry_A, step[o, 0])
+            B, carry_B = _add(B, carry_B, step[o, 1])
+            if kind == CAPPED_KIND:                  # elsewhere every step of K is 0.0: K + 0.0 is K
+                K, carry_K = _add(K, carry_K, step[o, 2])
+            tie = _has_tie(angle, order, j)
+            if varying and tie:
+                # crossings within rounding of each other (ties, or an entry whose cap and zero
+                # nearly coincide) may come in any order, so the state between them means nothing:
+                # score the point entry by entry instead
+                h_A, h_B, h_K, _ = _state_at(x, y, size, kind, lam, tau, c, s)
+                value = smooth + (a + h_A) * c + (b + h_B) * s + h_K
+            elif kind == NONNEG_KIND:
+                # feasible here only if every entry negative just before turns to zero here
+                crossing_here = _tie_group(angle, order, j)[1] if tie else 1
+                if N > crossing_here or not _is_nonnegative(x, y, size, c, s):
+                    value = np.inf
+                N += int(step[o, 3])
+            if value < best and scored_lo <= theta <= scored_hi:
+                best, best_branch, best_c, best_s = value, branch, c, s
+            if not varying and tie:
+                # Where h jumps, a point between tied crossings can have several entries within
+                # rounding of 0 (each zero is a window of half-width _ZERO_TOL rad) although no
+                # single crossing has: the windows of a group overlap where its two extreme
+                # crossings' do, so the midpoint of every such pair is scored entry by entry.
+                for ahead in range(1, m):
+                    o_next = order[(j + ahead) % m]
+                    gap = abs(angle[o_next] - theta)
+                    gap = min(gap, _TWO_PI - gap)
+                    if gap > 2.0 * _ZERO_TOL:
+                        break
+                    if gap == 0.0:
+                        continue  # the same point: scored above, ties included
+                    c_mid, s_mid = c + cos_sin[o_next, 0], s + cos_sin[o_next, 1]
+                    norm = math.hypot(c_mid, s_mid)
+                    c_mid, s_mid = c_mid / norm, s_mid / norm
+                    if c_mid == last_mid[0] and s_mid == last_mid[1]:
+                        continue  # scored just before (a group of equal crossings gives equal midpoints)
+                    last_mid = (c_mid, s_mid)
+                    value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c_mid, s_mid)
+                    if value < best:
+                        best, best_branch, best_c, best_s = value, branch, c_mid, s_mid
+        c_hi, s_hi = _unit(hi)
+        arc[arcs, 0], arc[arcs, 1], arc[arcs, 2], arc[arcs, 3] = A + carry_A, B + carry_B, K + carry_K, N
+        ends[arcs, 0], ends[arcs, 1], ends[arcs, 2], ends[arcs, 3] = before, hi, c_before, s_before
+        ends[arcs, 4], ends[arcs, 5] = c_hi, s_hi
+        arcs += 1
+        p = q
+    return best, best_branch, best_c, best_s, arcs
 
-        # Pass 2: stationary points inside the arcs.
-        if not varying:
-            # one linear part on the whole circle: its stationary points, each checked entry by entry
-            for i in range(stationary_angles(a, b, w, d, roots, scratch, 0.0, _TWO_PI)):
-                c, s = math.cos(roots[i]), math.sin(roots[i])
-                value = _score_point(x, y, size, kind, lam, live, a, b, e, w, d, c, s)
-                if value < best:
-                    best, best_k, best_c, best_s = value, k, c, s
-            continue
-        if w == 0.0 and d == 0.0:
-            # Qt = varsigma I: each arc's minimizer -(A, B)/hypot(A, B) in closed form, no bounds needed
-            for j in range(arcs):
-                A, B = arc[j, 0], arc[j, 1]
-                inside = ends[j, 1] - ends[j, 0] > _TIE_WINDOW and linear_min_inside(
-                    A, B, ends[j, 2], ends[j, 3], ends[j, 4], ends[j, 5])
-                o = _seam_partner(j, arcs, ends)
-                if not inside and o >= 0:       # on the other half of the arc through theta = 0
-                    inside = ends[o, 1] - ends[o, 0] > _TIE_WINDOW and linear_min_inside(
-                        A, B, ends[o, 2], ends[o, 3], ends[o, 4], ends[o, 5])
-                if inside:
-                    norm = math.hypot(A, B)
-                    value = e - norm + arc[j, 2]
-                    if value < best:
-                        best, best_k, best_c, best_s = value, k, -A / norm, -B / norm
-            continue
-        bound = bound_all[:arcs]
-        half = 0.5 * (math.atan2(d, w) + math.pi)
-        curvature_quadratic = math.hypot(w, d)     # |d^2/dtheta^2 (w c^2 + d c s)| <= 2 hypot(w, d)
+
+@njit(cache=True)
+def _score_stationary(branch, a, b, w, d, e, kind, lam, live, work, best, best_branch, best_c, best_s):
+    """Pass 2 where h has one linear part on the whole circle (h = 0, l0, X >= 0): the smooth part's
+    stationary points, each scored entry by entry."""
+    for i in range(stationary_angles(a, b, w, d, work.roots, work.scratch, 0.0, _TWO_PI)):
+        c, s = math.cos(work.roots[i]), math.sin(work.roots[i])
+        value = _score_point(work.x, work.y, work.size, kind, lam, live, a, b, e, w, d, c, s)
+        if value < best:
+            best, best_branch, best_c, best_s = value, branch, c, s
+    return best, best_branch, best_c, best_s
+
+
+@njit(cache=True)
+def _score_inside_arcs(branch, w, d, e, arcs, work, best, best_branch, best_c, best_s):
+    """Pass 2 for l1 and capped l1: the stationary points inside the arcs. Qt = varsigma I (w = d = 0):
+    each arc's minimizer -(A, B)/hypot(A, B) in closed form. Otherwise the quartic of the arcs whose
+    lower bound beats the best so far, most promising arc first."""
+    arc, ends = work.arc, work.ends
+    if w == 0.0 and d == 0.0:
         for j in range(arcs):
-            lo, hi = ends[j, 0], ends[j, 1]
-            if hi - lo <= _TIE_WINDOW:
-                bound[j] = np.inf
-                continue
-            A, B, K = arc[j, 0], arc[j, 1], arc[j, 2]
-            c_lo, s_lo, c_hi, s_hi = ends[j, 2], ends[j, 3], ends[j, 4], ends[j, 5]
-            g_lo = e + K + A * c_lo + B * s_lo + c_lo * (w * c_lo + d * s_lo)
-            g_hi = e + K + A * c_hi + B * s_hi + c_hi * (w * c_hi + d * s_hi)
-            # most arcs are out of the race on the end values alone: |A| + |B| (enlarged) is above
-            # hypot(A, B), so this is below the bound computed next, and best can only fall
-            if min(g_lo, g_hi) - (1.001 * (abs(A) + abs(B)) + 2.0 * curvature_quadratic) * (hi - lo) ** 2 / 8.0 >= best:
-                bound[j] = np.inf
-                continue
-            # two lower bounds: the parts' separate minima, and the end values minus the most a
-            # function with |g''| <= M can dip between them (M L^2 / 8; tight on short arcs)
-            split = (e + K + linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi)
-                     + quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi))
-            curvature = math.hypot(A, B) + 2.0 * curvature_quadratic
-            bound[j] = max(split, min(g_lo, g_hi) - curvature * (hi - lo) ** 2 / 8.0)
-        while True:                                  # most promising arc first: it lowers best for the rest
-            j, low = -1, np.inf
-            for t in range(arcs):                    # the lowest bound left (few arcs get this far)
-                if bound[t] < low:
-                    j, low = t, bound[t]
-            if not low < best:
-                break
-            bound[j] = np.inf
             A, B = arc[j, 0], arc[j, 1]
+            inside = ends[j, 1] - ends[j, 0] > _TIE_TOL and linear_min_inside(
+                A, B, ends[j, 2], ends[j, 3], ends[j, 4], ends[j, 5])
             o = _seam_partner(j, arcs, ends)
-            for i in range(stationary_angles(A, B, w, d, roots, scratch, ends[j, 0], ends[j, 1])):
-                theta = roots[i]
-                if ends[j, 0] <= theta <= ends[j, 1] or (o >= 0 and ends[o, 0] <= theta <= ends[o, 1]):
-                    c, s = math.cos(theta), math.sin(theta)
-                    value = e + A * c + B * s + arc[j, 2] + c * (w * c + d * s)
-                    if value < best:
-                        best, best_k, best_c, best_s = value, k, c, s
-    _new_rows(Z, best_k, best_c, best_s, VZ, size[:r])
-    return best_k, best_c, best_s, best
+            if not inside and o >= 0:       # on the other half of the arc through theta = 0
+                inside = ends[o, 1] - ends[o, 0] > _TIE_TOL and linear_min_inside(
+                    A, B, ends[o, 2], ends[o, 3], ends[o, 4], ends[o, 5])
+            if inside:
+                norm = math.hypot(A, B)
+                value = e - norm + arc[j, 2]
+                if value < best:
+                    best, best_branch, best_c, best_s = value, branch, -A / norm, -B / norm
+        return best, best_branch, best_c, best_s
+    bound = work.bound[:arcs]
+    _arc_bounds(w, d, e, arcs, arc, ends, bound, best)
+    while True:                                  # most promising arc first: it lowers best for the rest
+        j, low = -1, np.inf
+        for other in range(arcs):                # the lowest bound left (few arcs get this far)
+            if bound[other] < low:
+                j, low = other, bound[other]
+        if not low < best:
+            break
+        bound[j] = np.inf
+        A, B = arc[j, 0], arc[j, 1]
+        o = _seam_partner(j, arcs, ends)
+        for i in range(stationary_angles(A, B, w, d, work.roots, work.scratch, ends[j, 0], ends[j, 1])):
+            theta = work.roots[i]
+            if ends[j, 0] <= theta <= ends[j, 1] or (o >= 0 and ends[o, 0] <= theta <= ends[o, 1]):
+                c, s = math.cos(theta), math.sin(theta)
+                value = e + A * c + B * s + arc[j, 2] + c * (w * c + d * s)
+                if value < best:
+                    best, best_branch, best_c, best_s = value, branch, c, s
+    return best, best_branch, best_c, best_s
+
+
+@njit(cache=True)
+def _arc_bounds(w, d, e, arcs, arc, ends, bound, best):
+    """bound[j]: a lower bound of problem (3) on arc j, or inf where the arc cannot beat best (too
+    short for a stationary point of its own, or out of the race on its end values alone)."""
+    half = 0.5 * (math.atan2(d, w) + math.pi)
+    curvature_quadratic = math.hypot(w, d)     # |d^2/dtheta^2 (w c^2 + d c s)| <= 2 hypot(w, d)
+    for j in range(arcs):
+        lo, hi = ends[j, 0], ends[j, 1]
+        if hi - lo <= _TIE_TOL:
+            bound[j] = np.inf
+            continue
+        A, B, K = arc[j, 0], arc[j, 1], arc[j, 2]
+        c_lo, s_lo, c_hi, s_hi = ends[j, 2], ends[j, 3], ends[j, 4], ends[j, 5]
+        g_lo = e + K + A * c_lo + B * s_lo + c_lo * (w * c_lo + d * s_lo)
+        g_hi = e + K + A * c_hi + B * s_hi + c_hi * (w * c_hi + d * s_hi)
+        # most arcs are out of the race on the end values alone: |A| + |B| (enlarged) is above
+        # hypot(A, B), so this is below the bound computed next, and best can only fall
+        if min(g_lo, g_hi) - (1.001 * (abs(A) + abs(B)) + 2.0 * curvature_quadratic) * (hi - lo) ** 2 / 8.0 >= best:
+            bound[j] = np.inf
+            continue
+        # two lower bounds: the parts' separate minima, and the end values minus the most a
+        # function with |g''| <= M can dip between them (M L^2 / 8; tight on short arcs)
+        split = (e + K + linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi)
+                 + quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi))
+        curvature = math.hypot(A, B) + 2.0 * curvature_quadratic
+        bound[j] = max(split, min(g_lo, g_hi) - curvature * (hi - lo) ** 2 / 8.0)
 
 
 @njit(cache=True)

@@ -1,117 +1,188 @@
-"""Where on a branch the l1 subproblem's minimum can lie, found before any crossing is computed (for :mod:`.sweep`).
+"""The window: the stretches of the circle where a branch's minimum can lie, found before any
+crossing is computed (for :mod:`.sweep`; l1, l0 and capped l1).
 
-On a branch problem (3) is g(theta) = e + a c + b s + w c^2 + d c s + lam sum_i |x_i c + y_i s|. The
-circle is cut into ``SECTORS`` equal sectors. On each, g is at least the smooth part's lower bound
-(the smaller end value minus M L^2 / 8 with M = hypot(a, b) + 2 hypot(w, d) >= |g''| of the smooth
-part and L the sector's length) plus h's least value on the circle, lam sum_j ||Z_j|| (the two
-entries of column j of V Z satisfy |u| + |u'| >= ||Z_j||, as in ``sweep._branch_floor``). g at the
-best grid point of the smooth part is a value the branch attains; a sector whose lower bound is
-above it (or above the other branch's best), by more than a margin far above rounding, holds no
-point that can win. The sweep then computes, sorts and sweeps only the crossings of the surviving
-sectors, widened by ``SLACK`` on each side so that every crossing within the tie window of a
-scored one is swept too, and scores only crossings within half that slack of a surviving sector.
-The crossings it keeps are the same doubles as the whole-circle sweep's and none that can win is
-dropped; the l1 state on each kept stretch is evaluated afresh instead of carried around the circle
-(which changes it in the last bits only).
+On a branch problem (3) is g(theta) = e + a c + b s + w c^2 + d c s + h(u), u_i = x_i c + y_i s. The
+circle is cut into ``SECTORS`` equal sectors by a grid of ``SECTORS`` + 1 points. On a sector, g is
+at least the smooth part's lower bound (the smaller end value minus M L^2 / 8, M = hypot(a, b) +
+2 hypot(w, d) >= |g''| of the smooth part, L the sector's length) plus h's lower bound on the sector,
+entry by entry: where u_i keeps its sign over the sector, |u_i| = R_i |cos(theta - phi_i)| is concave
+there, so its least value is at an end of the sector (so is min(|u_i|, tau)'s), and u_i is nonzero
+throughout (l0 counts lam); where u_i changes sign it contributes 0. g at the best grid point is a
+value the branch attains. A sector whose bound is above it (or above the other branch's best), by
+more than a margin far above rounding, holds no point that can win; the rest survive.
 
-Entries are screened before their atan2 by two dot products per band (a surviving stretch widened
-by ``_BAND``): a zero direction (-y_i, x_i) or (y_i, -x_i) lies in the band [alpha, beta]
-(beta - alpha <= pi) when it is on the left of alpha's direction and on the right of beta's.
+The sweep then computes, sorts and sweeps only the crossings of the surviving sectors, widened by
+``SLACK`` on each side so that every crossing within the tie tolerance of a scored one is swept too,
+and scores only crossings within half that slack of a surviving sector. The crossings it keeps are
+the same doubles as the whole-circle sweep's (``crossings.entry_crossings_into`` writes both) and
+none that can win is dropped; the state of h on each kept stretch is evaluated afresh instead of
+carried around the circle (which changes it in the last bits only).
+
+Entries are screened before their atan2 by dot products with the ends of each band (a surviving
+stretch widened by ``_BAND``, at most a quarter circle and a little): a zero of u_i lies in the
+band when u_i changes sign between its ends; for capped l1 a cap crossing (|u_i| = tau) lies in it
+only if a zero or a peak of |u_i| (a sign change of u_i') does, or |u_i| - tau changes sign between
+the ends (elsewhere |u_i| is monotone on the band).
 """
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from .crossings import _HALF_PI, _THREE_HALF_PI, _TWO_PI, _insertion_sort, _wrap
+from ..penalties import CAPPED_KIND
+from .crossings import _TWO_PI, _insertion_sort, entry_crossings_into, pi_crossing_into
 
-SECTORS = 64
+SECTORS = 128
 _SECTOR = _TWO_PI / SECTORS
-# Half-width of the margin swept around the surviving sectors: far above the tie window (1e-9, see
-# sweep._TIE_WINDOW) and atan2's rounding, far below a sector (0.098 rad).
+_QUARTER = SECTORS // 4
+# Half-width of the margin swept around the surviving sectors: far above the tie tolerance (1e-9, see
+# sweep._TIE_TOL) and atan2's rounding, far below a sector (0.098 rad).
 SLACK = 1e-6
 # The bands of the screen: a surviving stretch widened by this angle on each side (far above SLACK,
-# far below a sector), so that every zero of the stretch passes the screen despite rounding.
+# far below a sector), so that every crossing of the stretch passes the screen despite rounding.
 _BAND = 1e-3
 _BAND_COS, _BAND_SIN = math.cos(_BAND), math.sin(_BAND)
-_GRID_COS = np.array([math.cos(k * _SECTOR) for k in range(SECTORS)] + [1.0])
-_GRID_SIN = np.array([math.sin(k * _SECTOR) for k in range(SECTORS)] + [0.0])
+_GRID_COS = np.array([math.cos(g * _SECTOR) for g in range(SECTORS)] + [1.0])
+_GRID_SIN = np.array([math.sin(g * _SECTOR) for g in range(SECTORS)] + [0.0])
+# At most this many sectors may survive for the window to be used: beyond it the stretches' states
+# and screens cost more than sweeping the whole circle.
+_MOST_SECTORS = SECTORS // 4
+
+
+class WindowWorkspace(NamedTuple):
+    """Scratch of ``cut_circle``, by name: the smooth part at the grid points (smooth), h / lam at those
+    of a quarter circle (h_grid) and, per sector of it, the sign-keeping entries' h / lam at its two ends
+    (h_sector; h has period pi / 2), one entry's values on half the circle (entry), the surviving mask
+    (survive), the stretches (lo, hi, scored lo, scored hi) and the bands (cos, sin of their first and
+    of their last angle)."""
+    smooth: np.ndarray
+    h_grid: np.ndarray
+    h_sector: np.ndarray
+    entry: np.ndarray
+    survive: np.ndarray
+    stretches: np.ndarray
+    bands: np.ndarray
 
 
 @njit(cache=True)
 def window_workspace():
-    """Scratch of ``l1_window``: smooth-part values at the grid points, the surviving mask, the
-    stretches (lo, hi, scored lo, scored hi) and the bands (cos, sin of their first and last angle)."""
-    return (np.empty(SECTORS + 1), np.empty(SECTORS, np.bool_), np.empty((SECTORS + 2, 4)),
-            np.empty((SECTORS, 4)))
+    """A new ``WindowWorkspace``."""
+    return WindowWorkspace(np.empty(SECTORS + 1), np.empty(_QUARTER + 1), np.empty((2, _QUARTER)),
+                           np.empty(2 * _QUARTER + 1),
+                           np.empty(SECTORS, np.bool_), np.empty((SECTORS + 2, 4)), np.empty((SECTORS, 4)))
 
 
 @njit(cache=True)
-def l1_window(a, b, w, d, e, x, y, size, lam, cap, work):
-    """The stretches of the circle the l1 sweep must cover on this branch.
+def penalty_bounds(x, y, size, kind, tau, work):
+    """For the branch whose entries x, y are given: h / lam at the grid points of the first quarter
+    circle (``work.h_grid``, _QUARTER + 1 values) and, per sector of it, the part of h / lam at its
+    two ends from the entries that keep their sign on it (``work.h_sector``: rows lo end, hi end).
+
+    Entry r + j is entry j a quarter turn back, (x, y)_{r+j} = (y_j, -x_j), and |u_j| has period pi:
+    so h has period pi / 2, and entry j's values on half the circle give both entries of column j.
+    On the other branch u_j(theta) is this branch's u_j(pi - theta): ``cut_circle`` reads these
+    bounds mirrored there, so one call serves both branches."""
+    r = x.size // 2
+    at_grid, ends, entry = work.h_grid, work.h_sector, work.entry
+    at_grid[:] = 0.0
+    ends[:] = 0.0
+    cap = tau if kind == CAPPED_KIND else np.inf
+    for j in range(r):
+        if size[j] == 0.0:
+            continue
+        for g in range(2 * _QUARTER + 1):     # min(|u_j|, cap) with u_j's sign: a sign change is a zero
+            u = x[j] * _GRID_COS[g] + y[j] * _GRID_SIN[g]
+            entry[g] = min(u, cap) if u >= 0.0 else max(u, -cap)
+        # entry j at grid point g, entry r + j at g + _QUARTER (|u_{r+j}(theta)| = |u_j(theta + pi/2)|)
+        for g in range(_QUARTER + 1):
+            at_grid[g] += abs(entry[g]) + abs(entry[g + _QUARTER])
+        for g in range(_QUARTER):       # written without branches, so that the loop vectorizes
+            lo, hi = entry[g], entry[g + 1]
+            keeps = 1.0 if lo * hi > 0.0 else 0.0
+            lo_r, hi_r = entry[g + _QUARTER], entry[g + _QUARTER + 1]
+            keeps_r = 1.0 if lo_r * hi_r > 0.0 else 0.0
+            ends[0, g] += keeps * abs(lo) + keeps_r * abs(lo_r)
+            ends[1, g] += keeps * abs(hi) + keeps_r * abs(hi_r)
+
+
+@njit(cache=True)
+def cut_circle(a, b, w, d, e, size, kind, lam, tau, cap, mirrored, work):
+    """The stretches of the circle the sweep must cover on this branch.
 
     Parameters
     ----------
     a, b, w, d, e : the branch's coefficients (w = cq - e, eq. (1-D)).
-    x, y, size : the entries of V Z as x c + y s and their sizes hypot(x, y) (2 r each, rows 1, 2).
-    lam : the l1 weight. cap : the best value found on the other branch (inf if none).
-    work : ``window_workspace()``.
+    size : the sizes hypot(x_i, y_i) of the entries of V Z (2 r).
+    kind, lam, tau : the penalty (``L1_KIND`` or ``CAPPED_KIND``).
+    cap : the best value found on the other branch (inf if none).
+    mirrored : whether ``penalty_bounds`` was called with the other branch's entries.
+    work : ``window_workspace()``, filled by ``penalty_bounds``.
 
     Returns
     -------
-    (stretches, bands): how many rows of ``work[2]`` and ``work[3]`` are filled, in increasing angle;
-    (0, 0) when more than a quarter of the circle survives (the whole circle is swept instead), and
+    (stretches, bands): how many rows of ``work.stretches`` and ``work.bands`` are filled, in increasing angle;
+    (0, 0) when more than ``_MOST_SECTORS`` sectors survive (the whole circle is swept instead), and
     (-1, 0) when no sector does (no point of the branch can beat ``cap``).
     """
-    smooth, survive, stretches, bands = work
-    r = x.size // 2
-    floor = 0.0
-    for j in range(r):                  # size[j] = ||Z_j|| (entries j and r + j share column j)
-        floor += size[j]
+    smooth, h_grid, h_sector = work.smooth, work.h_grid, work.h_sector
+    floor = 0.0                         # h's size, for the margin
+    for i in range(size.size):
+        if size[i] > 0.0:
+            floor += min(size[i], tau) if kind == CAPPED_KIND else size[i]
     floor *= lam
     margin = 1e-12 * (abs(e) + abs(a) + abs(b) + abs(w) + abs(d) + floor)
-    best_k, best_smooth = 0, np.inf
-    for k in range(SECTORS + 1):
-        c, s = _GRID_COS[k], _GRID_SIN[k]
-        smooth[k] = e + a * c + b * s + c * (w * c + d * s)
-        if k < SECTORS and smooth[k] < best_smooth:
-            best_k, best_smooth = k, smooth[k]
-    c, s = _GRID_COS[best_k], _GRID_SIN[best_k]
-    attained = best_smooth
-    for i in range(x.size):
-        attained += lam * abs(x[i] * c + y[i] * s)
+    attained = np.inf
+    for g in range(SECTORS + 1):
+        c, s = _GRID_COS[g], _GRID_SIN[g]
+        smooth[g] = e + a * c + b * s + c * (w * c + d * s)
+        attained = min(attained, smooth[g] + lam * h_grid[(_QUARTER - g) % _QUARTER if mirrored else g % _QUARTER])
     threshold = min(attained, cap) + margin
     dip = 1.001 * (math.hypot(a, b) + 2.0 * math.hypot(w, d)) * _SECTOR * _SECTOR / 8.0
+    survive = work.survive
     count = 0
-    for k in range(SECTORS):
-        survive[k] = min(smooth[k], smooth[k + 1]) - dip + floor - margin <= threshold
-        if survive[k]:
+    for g in range(SECTORS):
+        # sector [g, g + 1]: smooth part + lam h over the entries that keep their sign is at least the
+        # smaller end value less the smooth part's dip (that h is concave there); the others add >= 0
+        if mirrored:
+            at_lo, at_hi = h_sector[1, (_QUARTER - 1 - g) % _QUARTER], h_sector[0, (_QUARTER - 1 - g) % _QUARTER]
+        else:
+            at_lo, at_hi = h_sector[0, g % _QUARTER], h_sector[1, g % _QUARTER]
+        low = min(smooth[g] + lam * at_lo, smooth[g + 1] + lam * at_hi)
+        survive[g] = low - dip - margin <= threshold
+        if survive[g]:
             count += 1
     if count == 0:
         return -1, 0
-    if count > SECTORS // 4:
+    if count > _MOST_SECTORS:
         return 0, 0
+    return _stretches_of(survive, work.stretches, work.bands)
+
+
+@njit(cache=True)
+def _stretches_of(survive, stretches, bands):
+    """The runs of surviving sectors as stretches (widened by SLACK, scored to half of it) and bands."""
     n_stretch = n_band = 0
     if survive[SECTORS - 1] and not survive[0]:   # the slack past 2 pi, seen from 0
         stretches[0, 0], stretches[0, 1], stretches[0, 2], stretches[0, 3] = 0.0, SLACK, 0.0, 0.5 * SLACK
         n_stretch = 1
-    k = 0
-    while k < SECTORS:
-        if not survive[k]:
-            k += 1
+    g = 0
+    while g < SECTORS:
+        if not survive[g]:
+            g += 1
             continue
-        first = k
-        while k < SECTORS and survive[k]:
-            k += 1
-        inner_lo, inner_hi = first * _SECTOR, k * _SECTOR
+        first = g
+        while g < SECTORS and survive[g]:
+            g += 1
+        inner_lo, inner_hi = first * _SECTOR, g * _SECTOR
         stretches[n_stretch, 0] = max(inner_lo - SLACK, 0.0)
         stretches[n_stretch, 1] = min(inner_hi + SLACK, _TWO_PI)
         stretches[n_stretch, 2] = max(inner_lo - 0.5 * SLACK, 0.0)
         stretches[n_stretch, 3] = min(inner_hi + 0.5 * SLACK, _TWO_PI)
         n_stretch += 1
-        c_lo, s_lo, c_hi, s_hi = _GRID_COS[first], _GRID_SIN[first], _GRID_COS[k], _GRID_SIN[k]
+        c_lo, s_lo, c_hi, s_hi = _GRID_COS[first], _GRID_SIN[first], _GRID_COS[g], _GRID_SIN[g]
         bands[n_band, 0], bands[n_band, 1] = c_lo * _BAND_COS + s_lo * _BAND_SIN, s_lo * _BAND_COS - c_lo * _BAND_SIN
         bands[n_band, 2], bands[n_band, 3] = c_hi * _BAND_COS - s_hi * _BAND_SIN, s_hi * _BAND_COS + c_hi * _BAND_SIN
         n_band += 1
@@ -125,46 +196,47 @@ def l1_window(a, b, w, d, e, x, y, size, lam, cap, work):
 @njit(cache=True)
 def _in_stretches(theta, stretches, n_stretch):
     """Whether angle theta lies in one of the stretches."""
-    for t in range(n_stretch):
-        if stretches[t, 0] <= theta <= stretches[t, 1]:
+    for stretch in range(n_stretch):
+        if stretches[stretch, 0] <= theta <= stretches[stretch, 1]:
             return True
     return False
 
 
 @njit(cache=True)
-def l1_window_crossings_into(x, y, size, lam, stretches, n_stretch, bands, n_band, angle, cos_sin, owner, step):
-    """The zeros of l1 (and theta = pi) that lie in the stretches, written as ``crossings._crossings_into``
+def _crosses_a_band(x, y, size, i, kind, tau, bands, n_band):
+    """The screen: whether one of entry i's crossings may lie in a band (no atan2)."""
+    for band in range(n_band):
+        value_lo = bands[band, 0] * x[i] + bands[band, 1] * y[i]      # u_i at the band's ends
+        value_hi = bands[band, 2] * x[i] + bands[band, 3] * y[i]
+        if value_lo * value_hi <= 0.0:
+            return True                                         # a zero (or both ends within underflow of one)
+        if kind == CAPPED_KIND and size[i] > tau:
+            slope_lo = bands[band, 0] * y[i] - bands[band, 1] * x[i]  # u_i' at the band's ends
+            slope_hi = bands[band, 2] * y[i] - bands[band, 3] * x[i]
+            if slope_lo * slope_hi <= 0.0:
+                return True                                     # a peak of |u_i|
+            if (abs(value_lo) >= tau) != (abs(value_hi) >= tau):
+                return True                                     # |u_i| monotone here, and crosses tau
+    return False
+
+
+@njit(cache=True)
+def window_crossings_into(x, y, size, kind, lam, tau, stretches, n_stretch, bands, n_band, angle, cos_sin, owner,
+                          step):
+    """The crossings (and theta = pi) that lie in the stretches, written as ``crossings._crossings_into``
     writes them (the same doubles), in the order of the entries. Returns their number."""
     q = 0
     for i in range(x.size):
-        if size[i] == 0.0:
+        if size[i] == 0.0 or not _crosses_a_band(x, y, size, i, kind, tau, bands, n_band):
             continue
-        plus = minus = False
-        for t in range(n_band):   # screen the entry before its atan2: are its zeros in a band?
-            p_lo = bands[t, 0] * x[i] + bands[t, 1] * y[i]
-            p_hi = bands[t, 2] * x[i] + bands[t, 3] * y[i]
-            plus = plus or (p_lo >= 0.0 and p_hi <= 0.0)      # (-y_i, x_i): at phi_i + pi/2
-            minus = minus or (p_lo <= 0.0 and p_hi >= 0.0)    # (y_i, -x_i): at phi_i + 3 pi/2
-        if not (plus or minus):
-            continue
-        phi = math.atan2(y[i], x[i])
-        c_phi, s_phi = x[i] / size[i], y[i] / size[i]
-        for zero in range(2):
-            if not (plus if zero == 0 else minus):
-                continue
-            theta = _wrap(phi + (_HALF_PI if zero == 0 else _THREE_HALF_PI))
-            if not _in_stretches(theta, stretches, n_stretch):
-                continue
-            sign = -1.0 if zero == 0 else 1.0   # + to - at phi + pi/2, - to + at phi + 3 pi/2
-            angle[q], cos_sin[q, 0], cos_sin[q, 1] = theta, sign * s_phi, -sign * c_phi
-            owner[q] = i
-            step[q, 0], step[q, 1] = sign * 2.0 * lam * x[i], sign * 2.0 * lam * y[i]
-            step[q, 2] = step[q, 3] = 0.0
-            q += 1
+        end = entry_crossings_into(x, y, size, i, kind, lam, tau, q, angle, cos_sin, owner, step)
+        for p in range(q, end):      # keep those in a stretch, in place
+            if _in_stretches(angle[p], stretches, n_stretch):
+                angle[q], cos_sin[q, 0], cos_sin[q, 1], owner[q] = angle[p], cos_sin[p, 0], cos_sin[p, 1], owner[p]
+                step[q, 0], step[q, 1], step[q, 2], step[q, 3] = step[p, 0], step[p, 1], step[p, 2], step[p, 3]
+                q += 1
     if _in_stretches(math.pi, stretches, n_stretch):
-        angle[q], cos_sin[q, 0], cos_sin[q, 1], owner[q] = math.pi, -1.0, 0.0, -1
-        step[q, 0] = step[q, 1] = step[q, 2] = step[q, 3] = 0.0
-        q += 1
+        q = pi_crossing_into(q, angle, cos_sin, owner, step)
     return q
 
 
@@ -174,4 +246,3 @@ def insertion_order(angle, m, order):
     for p in range(m):
         order[p] = p
     _insertion_sort(angle, order, m)
-

@@ -155,3 +155,22 @@ def test_ablation_grid_records_declines_and_the_best_value():
     assert set(values["variant"]) == {"one step", "rotations only", "k = 2, scalar Q", "k = 3"}
     assert not (values["variant"] == "OBCD").any()
 
+
+def test_flops_per_iteration_is_the_hand_count():
+    """2 n k r (gradient update) + 4 k^2 r (G_B Z^T, V Z) + 3 k r (change of f) + 21 k^3 (the k x k SVD)."""
+    from obcd_lite.experiments.relatives import obcd_flops_per_iteration
+    assert obcd_flops_per_iteration(50, 3, 2) == 600 + 48 + 18 + 168
+    assert obcd_flops_per_iteration(50, 3, 3) == 900 + 108 + 27 + 567
+    with pytest.raises(ValueError, match="k = 0"):
+        obcd_flops_per_iteration(50, 3, 0)
+
+
+def test_k3_by_updates_spends_equal_flops_and_names_the_engines():
+    from obcd_lite.experiments.relatives import k3_by_updates, obcd_flops_per_iteration
+    table = k3_by_updates(datasets=("spiked",), seeds=(0,), r=2, n=12, sweeps=3)
+    flops = table.set_index("variant")["flops"]
+    assert abs(flops["k = 3"] - flops["k = 2, scalar Q"]) < obcd_flops_per_iteration(12, 2, 3)
+    assert dict(zip(table["variant"], table["engine"])) == {"k = 2, scalar Q": "compiled", "k = 3": "python"}
+    assert (table["F - F_best"] >= 0).all() and (table["F - F_best"] == 0).any()
+    reached = table.dropna(subset=["iterations to target"])
+    assert len(reached) >= 1 and (reached["flops to target"] <= reached["flops"]).all()
