@@ -7,7 +7,8 @@ import pytest
 from obcd_lite import (L1, QuadraticProblem, global_minimum, obcd, procrustes, random_stiefel, randn_covariance,
                        sparse_pca)
 from obcd_lite.optimality import global_scip
-from obcd_lite.teaching.hierarchy import random_start, tiny_problem
+from obcd_lite.stiefel import random_start
+from obcd_lite.teaching.instances import tiny_problem
 from obcd_lite.validation import check_stiefel
 
 PENALTIES = ("zero", "l1", "l0", "capped_l1", "nonneg")
@@ -32,7 +33,7 @@ def test_never_above_the_best_of_many_obcd_runs(penalty, seed):
     n, r = 4, 2
     problem = tiny_problem(n, penalty, 0.1, seed)
     scip = global_minimum(problem, r=r, rng=0, backend="scip", max_nodes=SCIP_NODES)
-    runs = [obcd(problem, random_start(problem, n, r, rng=s), max_iter=400, rng=s).F for s in range(40)]
+    runs = [obcd(problem, random_start(n, r, s, problem.h), max_iter=400, rng=s).F for s in range(40)]
     assert scip.certified
     assert scip.lower_bound <= min(runs) + 1e-12
     assert scip.value <= min(runs) + 1e-3
