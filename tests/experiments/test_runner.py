@@ -111,7 +111,7 @@ def test_registered_names_are_listed_in_the_error():
 
 def test_histories_are_a_frame_with_curves(experiment):
     h = experiment.histories
-    assert isinstance(h, pd.DataFrame) and {"run", "seconds", "F", "method"} <= set(h.columns)
+    assert isinstance(h, pd.DataFrame) and {"run", "seconds", "F", "method"}.issubset(h.columns)
     assert h.groupby("run").size().min() >= 2
 
 
