@@ -81,8 +81,7 @@ def checkout_pyproject(start: Path | str | None = None) -> Path | None:
 
     Parameters
     ----------
-    start : path-like or None
-        The folder to start from.
+    start : as in :func:`find_pyproject`.
 
     Returns
     -------
@@ -223,10 +222,7 @@ def requirement_report(pyproject_path: Path | str | None, extra: str | None = No
 
     Parameters
     ----------
-    pyproject_path : path-like or None
-        The pyproject.toml to read; None: the installed package's metadata.
-    extra : str or None
-        The optional dependency group; None: the dependencies.
+    pyproject_path, extra : as in :func:`read_requirements`.
     do_import : bool
         Whether to import each module too.
 

@@ -89,10 +89,7 @@ def objective_2x2(V: ArrayLike, T: ArrayLike, mu: float = 0.0) -> float:
     ----------
     V : array_like
         The 2 x 2 point.
-    T : array_like
-        The 2 x 2 target.
-    mu : float
-        The l1 weight.
+    T, mu : as in :func:`critical_points_2x2`.
 
     Returns
     -------
@@ -110,10 +107,7 @@ def landscape_2x2(T: ArrayLike, mu: float = 0.0, thetas: ArrayLike | None = None
 
     Parameters
     ----------
-    T : array_like
-        The 2 x 2 target.
-    mu : float
-        The l1 weight.
+    T, mu : as in :func:`critical_points_2x2`.
     thetas : array_like or None
         The angles.
 
@@ -225,10 +219,7 @@ def global_minimum_2x2(T: ArrayLike, mu: float = 0.0) -> CriticalPoint:
 
     Parameters
     ----------
-    T : array_like
-        The 2 x 2 target.
-    mu : float
-        The l1 weight.
+    T, mu : as in :func:`critical_points_2x2`.
 
     Returns
     -------
@@ -257,10 +248,7 @@ def criticality_residual(V: ArrayLike, T: ArrayLike, mu: float = 0.0, zero_tol: 
     ----------
     V : array_like
         The point of O(2).
-    T : array_like
-        The 2 x 2 target.
-    mu : float
-        The l1 weight.
+    T, mu : as in :func:`critical_points_2x2`.
     zero_tol : float or None
         Which entries count as zero.
 
@@ -293,14 +281,7 @@ def kink_derivatives(V: ArrayLike, T: ArrayLike, mu: float = 0.0,
 
     Parameters
     ----------
-    V : array_like
-        The point of O(2).
-    T : array_like
-        The 2 x 2 target.
-    mu : float
-        The l1 weight.
-    zero_tol : float or None
-        Which entries vanish.
+    V, T, mu, zero_tol : as in :func:`criticality_residual` (``zero_tol``: which entries vanish).
 
     Returns
     -------
@@ -310,7 +291,7 @@ def kink_derivatives(V: ArrayLike, T: ArrayLike, mu: float = 0.0,
     Raises
     ------
     ValueError
-        If ``V`` is not in O(2).
+        As :func:`criticality_residual`.
     """
     V = as_matrix(V, "V", (2, 2))
     check_stiefel(V, "V")
@@ -330,10 +311,7 @@ def sampled_extrema_2x2(T: ArrayLike, mu: float = 0.0, samples: int = 2**14) -> 
 
     Parameters
     ----------
-    T : array_like
-        The 2 x 2 target.
-    mu : float
-        The l1 weight.
+    T, mu : as in :func:`critical_points_2x2`.
     samples : int
         The angles per circle.
 

@@ -256,10 +256,7 @@ def check_critical_count(T: ArrayLike, mu: float, expected: int) -> bool:
 
     Parameters
     ----------
-    T : array_like
-        The 2 x 2 target.
-    mu : float
-        The l1 weight.
+    T, mu : as in :func:`obcd_lite.teaching.critical_points.critical_points_2x2`.
     expected : int
         The student's count.
 

@@ -272,10 +272,7 @@ def tangent_projection(n: int = 6, r: int = 3, trials: int = 200, rng=0) -> dict
 
     Parameters
     ----------
-    n, r : int
-        The shape of St(n, r).
-    trials : int
-        The random G.
+    n, r, trials : as in :func:`remark_3_5`.
     rng : int or numpy.random.Generator
         Draws X, G and the tangent Y.
 

@@ -504,8 +504,7 @@ def block_residuals(problem, X) -> dict:
 
     Parameters
     ----------
-    problem : Problem, the problem min f(X) + h(X).
-    X : numpy.ndarray, the point, on St(n, r).
+    problem, X : as in :func:`obcd_lite.teaching.hierarchy.pair_conditions`.
 
     Returns
     -------
@@ -520,8 +519,7 @@ def lemma44_check(problem, X) -> dict:
 
     Parameters
     ----------
-    problem : Problem, the problem min f(X) + h(X).
-    X : numpy.ndarray, the point, on St(n, r).
+    problem, X : as in :func:`block_residuals`.
 
     Returns
     -------

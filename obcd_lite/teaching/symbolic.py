@@ -145,8 +145,7 @@ def paper_branch_coefficients(branch: str, r: int = 1) -> dict:
 
     Parameters
     ----------
-    branch : str, "rot" or "ref".
-    r : int, the columns of Z.
+    branch, r : as in :func:`branch_coefficients_symbolic`.
 
     Returns
     -------
@@ -168,8 +167,7 @@ def coefficient_residuals(branch: str, r: int = 1) -> dict:
 
     Parameters
     ----------
-    branch : str, "rot" or "ref".
-    r : int, the columns of Z.
+    branch, r : as in :func:`branch_coefficients_symbolic`.
 
     Returns
     -------
@@ -258,7 +256,7 @@ def paper_p(sigma: int) -> sp.Expr:
 
     Parameters
     ----------
-    sigma : int, +1 or -1.
+    sigma : int, +1 for p, -1 for p~.
 
     Returns
     -------
@@ -313,7 +311,7 @@ def stationarity_residual(sigma: int) -> sp.Expr:
 
     Parameters
     ----------
-    sigma : int, +1 or -1.
+    sigma : as in :func:`paper_p`.
 
     Returns
     -------
