@@ -28,6 +28,19 @@ class RequirementCheck(NamedTuple):
     version), ``installed`` the installed version (None if not installed), ``ok`` whether the
     requirement is met and ``status`` the verdict as text: ``"ok"``, ``"NOT INSTALLED"``,
     ``"TOO OLD/NEW (have X)"``, ``"INVALID VERSION (have X)"`` or ``"IMPORT FAILED (Error)"``.
+
+    Attributes
+    ----------
+    name : str
+        The distribution's name, as the requirement spells it.
+    spec : str
+        The version specifier as text.
+    installed : str or None
+        The installed version.
+    ok : bool
+        Whether the requirement is met.
+    status : str
+        The verdict as text.
     """
 
     name: str
@@ -38,7 +51,23 @@ class RequirementCheck(NamedTuple):
 
 
 def find_pyproject(start: Path | str | None = None) -> Path:
-    """The first ``pyproject.toml`` in ``start`` (default: the working directory) or a folder above it."""
+    """The first ``pyproject.toml`` in ``start`` (default: the working directory) or a folder above it.
+
+    Parameters
+    ----------
+    start : path-like or None
+        The folder to start from.
+
+    Returns
+    -------
+    pathlib.Path
+        The file found.
+
+    Raises
+    ------
+    FileNotFoundError
+        If no folder from ``start`` upwards holds a pyproject.toml.
+    """
     here = Path.cwd() if start is None else Path(start).resolve()
     for folder in (here, *here.parents):
         if (folder / "pyproject.toml").is_file():
@@ -48,7 +77,17 @@ def find_pyproject(start: Path | str | None = None) -> Path:
 
 def checkout_pyproject(start: Path | str | None = None) -> Path | None:
     """The checkout's pyproject.toml (:func:`find_pyproject`), or None where there is none: an installed
-    wheel used from a folder outside the repository (JupyterHub, Colab, a student's laptop)."""
+    wheel used from a folder outside the repository (JupyterHub, Colab, a student's laptop).
+
+    Parameters
+    ----------
+    start : as in :func:`find_pyproject`.
+
+    Returns
+    -------
+    pathlib.Path or None
+        The file, or None.
+    """
     try:
         return find_pyproject(start)
     except FileNotFoundError:
@@ -57,7 +96,23 @@ def checkout_pyproject(start: Path | str | None = None) -> Path | None:
 
 def installed_requirements(extra: str | None = None) -> list[str]:
     """The requirements the installed ``obcd-lite`` declares (its metadata, written from pyproject.toml
-    when the wheel was built): the dependencies, or one extra's list without its marker."""
+    when the wheel was built): the dependencies, or one extra's list without its marker.
+
+    Parameters
+    ----------
+    extra : str or None
+        The optional dependency group; None: the dependencies.
+
+    Returns
+    -------
+    list of str
+        The requirement strings.
+
+    Raises
+    ------
+    KeyError
+        If the installed package has no group ``extra``.
+    """
     declared = [Requirement(r) for r in metadata.requires("obcd-lite") or []]
     if extra is None:  # platform markers stay (check_requirement evaluates them)
         return [str(r) for r in declared if r.marker is None or "extra" not in str(r.marker)]
@@ -69,7 +124,25 @@ def installed_requirements(extra: str | None = None) -> list[str]:
 
 def read_requirements(pyproject_path: Path | str | None, extra: str | None = None) -> list[str]:
     """``[project] dependencies`` of the file, or its ``[project.optional-dependencies] extra`` list;
-    ``None``: the installed package's (:func:`installed_requirements`)."""
+    ``None``: the installed package's (:func:`installed_requirements`).
+
+    Parameters
+    ----------
+    pyproject_path : path-like or None
+        The pyproject.toml to read; None: the installed package's metadata.
+    extra : str or None
+        The optional dependency group; None: the dependencies.
+
+    Returns
+    -------
+    list of str
+        The requirement strings, in the file's order.
+
+    Raises
+    ------
+    KeyError
+        If there is no group ``extra``.
+    """
     if pyproject_path is None:
         return installed_requirements(extra)
     path = Path(pyproject_path)
@@ -83,7 +156,18 @@ def read_requirements(pyproject_path: Path | str | None, extra: str | None = Non
 
 
 def spec_text(req: Requirement) -> str:
-    """The specifier as sorted ``"op version"`` clauses joined by ``", "``; ``""`` for any version."""
+    """The specifier as sorted ``"op version"`` clauses joined by ``", "``; ``""`` for any version.
+
+    Parameters
+    ----------
+    req : packaging.requirements.Requirement
+        The requirement.
+
+    Returns
+    -------
+    str
+        The specifier as text.
+    """
     return ", ".join(f"{s.operator} {s.version}" for s in sorted(req.specifier, key=lambda s: (s.operator, s.version)))
 
 
@@ -93,6 +177,18 @@ def check_requirement(text: str, do_import: bool = False) -> RequirementCheck:
     Pre-releases count as meeting a specifier (``2.0rc1`` satisfies ``>= 1``): the point is
     whether the installed code is new enough, not whether pip would pick it. With
     ``do_import`` the module is imported too (``IMPORT_NAME`` maps distribution to module names).
+
+    Parameters
+    ----------
+    text : str
+        The requirement string.
+    do_import : bool
+        Whether to import the module too.
+
+    Returns
+    -------
+    RequirementCheck
+        The verdict.
     """
     req = Requirement(text)
     spec = spec_text(req)
@@ -123,10 +219,32 @@ def requirement_report(pyproject_path: Path | str | None, extra: str | None = No
 
     ``extra=None`` checks ``[project] dependencies``, ``extra="test"`` the ``test`` extra;
     ``pyproject_path=None`` reads them from the installed package's metadata instead.
+
+    Parameters
+    ----------
+    pyproject_path, extra : as in :func:`read_requirements`.
+    do_import : bool
+        Whether to import each module too.
+
+    Returns
+    -------
+    list of RequirementCheck
+        One per requirement.
     """
     return [check_requirement(text, do_import) for text in read_requirements(pyproject_path, extra)]
 
 
 def report_lines(checks: list[RequirementCheck]) -> list[str]:
-    """``"  name: status (spec)"`` per check: deterministic (no installed version unless something is wrong)."""
+    """``"  name: status (spec)"`` per check: deterministic (no installed version unless something is wrong).
+
+    Parameters
+    ----------
+    checks : list of RequirementCheck
+        The checks to report.
+
+    Returns
+    -------
+    list of str
+        One line per check.
+    """
     return [f"  {c.name}: {c.status} ({c.spec or 'any version'})" for c in checks]

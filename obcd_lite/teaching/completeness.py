@@ -53,10 +53,12 @@ _LAST_REFLECTION = np.diag([1.0, -1.0])  # Listing 1, line 14: the reflection (d
 class RotationsOnlyQR(NamedTuple):
     """Output of :func:`givens_qr_rotations_only`.
 
-    ``factors`` are rotations only; ``R = compose(factors, n) @ D.T`` is Listing 1's
-    final matrix, diagonal with entries +-1 up to rounding (Lemma A.5), so
-    ``compose(factors, n) == R @ D``.
-    ``sign_fixes`` counts how often Listing 1's lines 7-10 (V = -I) fired.
+    Attributes
+    ----------
+    factors : list of (i, j, V), rotations only.
+    R : numpy.ndarray, ``compose(factors, n) @ D.T``, Listing 1's final matrix: diagonal with entries +-1 up to
+        rounding (Lemma A.5), so ``compose(factors, n) == R @ D``.
+    sign_fixes : int, how often Listing 1's lines 7-10 (V = -I) fired.
     """
 
     factors: list
@@ -69,6 +71,14 @@ def givens(a: float, b: float) -> np.ndarray:
 
     The stable form of Golub & Van Loan, Alg. 5.1.3 (the paper's reference): the
     larger of |a|, |b| is divided by, so tau never overflows; r may be negative.
+
+    Parameters
+    ----------
+    a, b : float, the vector to rotate.
+
+    Returns
+    -------
+    numpy.ndarray, V.
     """
     if b == 0.0:
         c, s = 1.0, 0.0
@@ -196,7 +206,17 @@ def givens_qr_rotations_only(D, order: str = "paper", fix_signs: bool = True,
 
 
 def factor_matrix(factor, n: int) -> np.ndarray:
-    """The n x n matrix ``W = I + U_B (V - I) U_B^T`` of one factor ``(i, j, V)`` or ``(B, V)``."""
+    """The n x n matrix ``W = I + U_B (V - I) U_B^T`` of one factor ``(i, j, V)`` or ``(B, V)``.
+
+    Parameters
+    ----------
+    factor : tuple, ``(i, j, V)`` or ``(B, V)``.
+    n : int, the dimension.
+
+    Returns
+    -------
+    numpy.ndarray, W.
+    """
     block, V = _as_block_factor(factor, n)
     W = np.eye(n)
     W[np.ix_(block, block)] = V
@@ -212,8 +232,15 @@ def compose(factors: Sequence, n: int, X0=None) -> np.ndarray:
     n : the dimension.
     X0 : optional (n, r) start; each factor does ``X(B, :) <- V X(B, :)``.
 
-    Raises ``ValueError`` for rows out of range or repeated, and for a V with
-    ``||V^T V - I||_F > ORTHOGONAL_TOL`` (the message names the factor's 0-based position).
+    Returns
+    -------
+    numpy.ndarray, the product applied to X0.
+
+    Raises
+    ------
+    ValueError
+        If n is not a positive integer, rows are out of range or repeated, or a V has
+        ``||V^T V - I||_F > ORTHOGONAL_TOL`` (the message names the factor's 0-based position).
     """
     if int(n) != n or n < 1:
         raise ValueError(f"n must be a positive integer, got n = {n!r}")
@@ -255,15 +282,35 @@ def _as_block_factor(factor, n: int, index: int | None = None) -> tuple[list[int
 
 
 def reflection_steps(factors: Sequence) -> list[int]:
-    """0-based positions of the factors whose V is a reflection (det V < 0)."""
+    """0-based positions of the factors whose V is a reflection (det V < 0).
+
+    Parameters
+    ----------
+    factors : sequence of factors, ``(i, j, V)`` or ``(B, V)``.
+
+    Returns
+    -------
+    list of int, the positions.
+    """
     return [pos for pos, factor in enumerate(factors) if np.linalg.det(np.asarray(factor[-1], dtype=float)) < 0]
 
 
 def describe_factors(factors: Sequence[Factor]) -> list[tuple[int, int, str, float]]:
     """``(i, j, branch, theta)`` per factor, with V = rot(theta) or ref(theta) (Lemma 2.5).
 
-    Raises ``ValueError`` naming the factor's position and ``||V^T V - I||_F`` when a V is not in
-    O(2) (to ``ORTHOGONAL_TOL``): its angle would describe some other matrix.
+    Parameters
+    ----------
+    factors : sequence of (i, j, V), the factors.
+
+    Returns
+    -------
+    list of tuple, one per factor.
+
+    Raises
+    ------
+    ValueError
+        If a V is not in O(2) (to ``ORTHOGONAL_TOL``; its angle would describe some other matrix): the
+        message names the factor's position and ``||V^T V - I||_F``.
     """
     return [(i, j, *angle_of(_check_factor_V(V, 2, index))) for index, (i, j, V) in enumerate(factors)]
 
@@ -284,6 +331,10 @@ def orthogonal_map(X0, X, det: int | None = None, tol: float = 1e-8) -> np.ndarr
     X0, X : (n, r) points of St(n, r).
     det : None (whatever the SVD gives), +1 or -1.
     tol : tolerance of the St(n, r) check on X0 and X.
+
+    Returns
+    -------
+    numpy.ndarray, D.
 
     Raises
     ------
@@ -315,6 +366,20 @@ def path_between(X0, X, order: str = "paper", det: int | None = None, tol: float
     ``compose(path_between(X0, X), n, X0)`` equals X. The factors are
     ``jacobi_givens_qr(orthogonal_map(X0, X, det), order)``; pass ``det=+1`` for
     r < n to get rotations only.
+
+    Parameters
+    ----------
+    X0, X : numpy.ndarray, points of St(n, r).
+    order, det, tol : as in :func:`jacobi_givens_qr` and :func:`orthogonal_map`.
+
+    Returns
+    -------
+    list of (i, j, V), the factors.
+
+    Raises
+    ------
+    ValueError
+        As :func:`orthogonal_map`.
     """
     D = orthogonal_map(X0, X, det=det, tol=tol)
     return jacobi_givens_qr(D, order=order, tol=1e-8)
@@ -328,6 +393,20 @@ def embed_factors(factors: Sequence[Factor], n: int, k: int) -> list[tuple[tuple
     i and j in B. The W matrices are unchanged, so the product is too. Note the
     count: this gives C(n, 2) block factors, not C(n, k) as the corollary's
     statement (via Theorem 3.1 with k) suggests.
+
+    Parameters
+    ----------
+    factors : sequence of (i, j, V), the 2 x 2 factors.
+    n, k : int, the dimension and the block size.
+
+    Returns
+    -------
+    list of (B, V), the block factors.
+
+    Raises
+    ------
+    ValueError
+        If k is not an integer in 2..n.
     """
     if int(k) != k or not 2 <= k <= n:
         raise ValueError(f"k must be an integer with 2 <= k <= n = {n}, got k = {k!r}")
@@ -343,7 +422,16 @@ def embed_factors(factors: Sequence[Factor], n: int, k: int) -> list[tuple[tuple
 
 
 def factor_count(n: int) -> int:
-    """C(n, 2), the number of factors of Theorem 3.1(a)."""
+    """C(n, 2), the number of factors of Theorem 3.1(a).
+
+    Parameters
+    ----------
+    n : int, the dimension.
+
+    Returns
+    -------
+    int, C(n, 2).
+    """
     return comb(n, 2)
 
 
@@ -355,6 +443,20 @@ def closest_with_det(T, det: int) -> tuple[np.ndarray, float]:
     M = T^T X is orthogonal with det -1, so it has an eigenvalue -1 and
     tr M <= n - 2, hence ||X - T||^2 = 2n - 2 tr M >= 4. It is the floor that a
     rotations-only method (det X stays det X0) can never go below.
+
+    Parameters
+    ----------
+    T : array_like, a point of O(n).
+    det : int, +1 or -1.
+
+    Returns
+    -------
+    tuple, the closest point and the squared distance.
+
+    Raises
+    ------
+    ValueError
+        If det is neither +1 nor -1.
     """
     T = _check_orthogonal(T, "T", 1e-8)
     if det not in (1, -1):
@@ -371,6 +473,21 @@ def random_orthogonal(n: int, det: int, rng=None) -> np.ndarray:
 
     A Haar point of St(n, n) has det +-1 with probability 1/2 each; flipping one column
     maps one half onto the other, so the result is Haar on that half.
+
+    Parameters
+    ----------
+    n : int, the dimension.
+    det : int, +1 or -1.
+    rng : int, numpy.random.Generator or None, draws the point.
+
+    Returns
+    -------
+    numpy.ndarray, the point.
+
+    Raises
+    ------
+    ValueError
+        If det is neither +1 nor -1.
     """
     if det not in (1, -1):
         raise ValueError(f"det must be +1 or -1, got det = {det!r}")
@@ -388,6 +505,20 @@ def distinct_block_factors(factors: Sequence[Factor], n: int, k: int) -> list[tu
     pair of ``factors`` (which must use distinct pairs, e.g. ``order="distinct"``) its own block.
     Each factor is embedded there as in :func:`embed_factors`; the blocks no pair uses get V = I,
     so the result has exactly C(n, k) factors on distinct blocks with the same product.
+
+    Parameters
+    ----------
+    factors : sequence of (i, j, V), the 2 x 2 factors, on distinct pairs.
+    n, k : int, the dimension and the block size.
+
+    Returns
+    -------
+    list of (B, V), C(n, k) block factors.
+
+    Raises
+    ------
+    ValueError
+        If k is not an integer in 2..n-2, or two factors share a pair.
     """
     from itertools import combinations
 
@@ -421,6 +552,20 @@ def three_block_factors(D, tol: float = ORTHOGONAL_TOL) -> list[tuple[tuple[int,
     (both have the same c-entry, so the rest has the same norm), and W_a = W_b^T W_c^T D fixes
     e_a because W_c W_b e_a = D e_a. Padding the other n - 3 blocks with V = I gives the
     corollary's n = C(n, n-1) factors, one per block.
+
+    Parameters
+    ----------
+    D : array_like, the n x n orthogonal matrix.
+    tol : float, the largest accepted ``||D^T D - I||_F``.
+
+    Returns
+    -------
+    list of (B, V), n block factors.
+
+    Raises
+    ------
+    ValueError
+        If n < 3 or D is not orthogonal.
     """
     D = _check_orthogonal(D, "D", tol)
     n = D.shape[0]
@@ -459,6 +604,21 @@ def angle_jacobian_rank(factors: Sequence[Factor], n: int, tol: float = 1e-9) ->
     D^T this is a skew matrix, i.e. a vector in the C(n, 2)-dimensional tangent space of O(n).
     Full rank C(n, 2) means the factor map is locally onto O(n): C(n, 2) one-angle factors are
     exactly as many as dim O(n) = n (n - 1) / 2 requires.
+
+    Parameters
+    ----------
+    factors : sequence of (i, j, V), the factors.
+    n : int, the dimension.
+    tol : float, the rank's tolerance.
+
+    Returns
+    -------
+    int, the rank.
+
+    Raises
+    ------
+    ValueError
+        If a V is not in O(2) (as :func:`compose`).
     """
     omega = np.array([[0.0, 1.0], [-1.0, 0.0]])
     D = compose(factors, n)

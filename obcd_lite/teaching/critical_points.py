@@ -54,6 +54,23 @@ class CriticalPoint(NamedTuple):
     "other"; "flat" marks a record standing for a whole arc ``arc = (lo, hi)`` on which F is
     constant (then every point of the arc is critical and ``theta`` is its midpoint).
     ``smooth`` is False at the kinks theta = j pi / 2 of the l1 term.
+
+    Attributes
+    ----------
+    branch : str
+        "rot" or "ref".
+    theta : float
+        The angle.
+    value : float
+        F at the point.
+    kind : str
+        "min", "max", "other" or "flat".
+    smooth : bool
+        False at a kink of the l1 term.
+    V : numpy.ndarray
+        The 2 x 2 point.
+    arc : tuple of float or None
+        The arc of a "flat" record.
     """
 
     branch: str
@@ -66,7 +83,19 @@ class CriticalPoint(NamedTuple):
 
 
 def objective_2x2(V: ArrayLike, T: ArrayLike, mu: float = 0.0) -> float:
-    """F(V) = ||V - T||_F^2 + mu ||V||_1, evaluated entrywise (no trigonometric form)."""
+    """F(V) = ||V - T||_F^2 + mu ||V||_1, evaluated entrywise (no trigonometric form).
+
+    Parameters
+    ----------
+    V : array_like
+        The 2 x 2 point.
+    T, mu : as in :func:`critical_points_2x2`.
+
+    Returns
+    -------
+    float
+        F(V).
+    """
     V = np.asarray(V, dtype=float)
     return float(np.sum((V - T) ** 2) + mu * np.sum(np.abs(V)))
 
@@ -75,6 +104,17 @@ def landscape_2x2(T: ArrayLike, mu: float = 0.0, thetas: ArrayLike | None = None
     """F along both circles of O(2): ``{"theta", "rot", "ref"}`` (arrays), for plotting.
 
     Uses the closed form above; ``thetas`` defaults to 721 points of [0, 2 pi].
+
+    Parameters
+    ----------
+    T, mu : as in :func:`critical_points_2x2`.
+    thetas : array_like or None
+        The angles.
+
+    Returns
+    -------
+    dict
+        The angles and F on each circle.
     """
     T, mu = _check_target(T, mu)
     thetas = np.linspace(0.0, math.tau, 721) if thetas is None else np.asarray(thetas, dtype=float)
@@ -152,6 +192,20 @@ def majorizer_gap(problem, X: ArrayLike, alpha: float) -> float:
 
     Zero exactly when X is a BS_2-point. K is written as 1/2 vec(V)^T Qt vec(V) + <V, P> +
     h(V Z) with Qt = Q + alpha I and P = [grad f(X) X^T]_BB - mat(Q vec(I)) - alpha I.
+
+    Parameters
+    ----------
+    problem : Problem
+        A problem on St(2, 2).
+    X : array_like
+        The 2 x 2 point.
+    alpha : float
+        The proximal parameter of eq. (11).
+
+    Returns
+    -------
+    float
+        The gap.
     """
     X = as_matrix(X, "X", (2, 2))
     Qt, P, Z = block_data(problem, X, problem.grad(X), np.array([0, 1]), alpha, "exact")
@@ -161,7 +215,17 @@ def majorizer_gap(problem, X: ArrayLike, alpha: float) -> float:
 
 def global_minimum_2x2(T: ArrayLike, mu: float = 0.0) -> CriticalPoint:
     """The critical point of lowest value (a global minimizer of F over O(2)); among values equal to
-    rounding the first in the order of :func:`critical_points_2x2` (``rounding.first_minimizer``)."""
+    rounding the first in the order of :func:`critical_points_2x2` (``rounding.first_minimizer``).
+
+    Parameters
+    ----------
+    T, mu : as in :func:`critical_points_2x2`.
+
+    Returns
+    -------
+    CriticalPoint
+        The global minimizer.
+    """
     points = critical_points_2x2(T, mu)
     return points[first_minimizer([pt.value for pt in points])]
 
@@ -179,6 +243,24 @@ def criticality_residual(V: ArrayLike, T: ArrayLike, mu: float = 0.0, zero_tol: 
 
     Raises ``ValueError`` (naming ||V^T V - I||_F) when V is not in O(2): the formula above
     holds only there, and off O(2) it would return a meaningless number, often 0.
+
+    Parameters
+    ----------
+    V : array_like
+        The point of O(2).
+    T, mu : as in :func:`critical_points_2x2`.
+    zero_tol : float or None
+        Which entries count as zero.
+
+    Returns
+    -------
+    float
+        The residual.
+
+    Raises
+    ------
+    ValueError
+        If ``V`` is not in O(2).
     """
     lo, hi = kink_derivatives(V, T, mu, zero_tol)
     return float(np.sqrt(2.0) * max(0.0, lo, -hi))
@@ -196,6 +278,20 @@ def kink_derivatives(V: ArrayLike, T: ArrayLike, mu: float = 0.0,
     critical (0 in the interval) exactly when F'(theta-) <= 0 <= F'(theta+); at a smooth point the
     interval is the single number F'(theta). ``zero_tol``: which entries vanish, as in
     :func:`criticality_residual`.
+
+    Parameters
+    ----------
+    V, T, mu, zero_tol : as in :func:`criticality_residual` (``zero_tol``: which entries vanish).
+
+    Returns
+    -------
+    tuple of float
+        F'(theta-) and F'(theta+).
+
+    Raises
+    ------
+    ValueError
+        As :func:`criticality_residual`.
     """
     V = as_matrix(V, "V", (2, 2))
     check_stiefel(V, "V")
@@ -212,6 +308,17 @@ def sampled_extrema_2x2(T: ArrayLike, mu: float = 0.0, samples: int = 2**14) -> 
     """A brute-force cross-check: the discrete local minima / maxima of F on ``samples`` equally
     spaced angles of each circle, as (branch, theta, "min" / "max"). It uses only entrywise
     evaluations of F, none of the closed forms above.
+
+    Parameters
+    ----------
+    T, mu : as in :func:`critical_points_2x2`.
+    samples : int
+        The angles per circle.
+
+    Returns
+    -------
+    list of tuple
+        (branch, theta, "min" or "max"), sorted by branch and angle.
     """
     T, mu = _check_target(T, mu)
     thetas = np.arange(int(samples)) * math.tau / int(samples)

@@ -49,7 +49,25 @@ class NotSolvedYet(AssertionError):
 
 def canonical(answer, digits: int = FLOAT_DIGITS) -> str:
     """The text an answer is digested as: the same for ``True`` and ``np.True_``, for ``36`` and
-    ``36.0``, for ``{"a", "b"}`` and ``{"b", "a"}``; a float at ``digits`` significant digits."""
+    ``36.0``, for ``{"a", "b"}`` and ``{"b", "a"}``; a float at ``digits`` significant digits.
+
+    Parameters
+    ----------
+    answer : number, bool, str, set or list
+        The answer.
+    digits : int
+        The significant digits of a float.
+
+    Returns
+    -------
+    str
+        The canonical text.
+
+    Raises
+    ------
+    TypeError
+        If ``answer`` is of a type that cannot be checked.
+    """
     import sympy as sp
 
     if isinstance(answer, sp.Basic):
@@ -77,7 +95,22 @@ def canonical(answer, digits: int = FLOAT_DIGITS) -> str:
 
 
 def answer_digest(question: str, answer, digits: int = FLOAT_DIGITS) -> str:
-    """The digest a check compares ``answer`` with (16 hex digits, salted with the question's name)."""
+    """The digest a check compares ``answer`` with (16 hex digits, salted with the question's name).
+
+    Parameters
+    ----------
+    question : str
+        The question's name (the salt).
+    answer : number, bool, str, set or list
+        The answer (see :func:`canonical`).
+    digits : int
+        The significant digits of a float.
+
+    Returns
+    -------
+    str
+        The digest.
+    """
     return hashlib.sha256(f"obcd-lite {question}: {canonical(answer, digits)}".encode()).hexdigest()[:16]
 
 
@@ -97,6 +130,24 @@ def check(question: str, *answers, expect: tuple[str | Callable[..., bool], ...]
 
     A placeholder ``...`` asks for an answer (no hint yet); the n-th wrong attempt at ``question``
     shows the n-th hint (the last one again after that).
+
+    Parameters
+    ----------
+    question : str
+        The question's name.
+    *answers
+        The student's answers, one per entry of ``expect``.
+    expect : tuple of str or callable
+        Per answer: its digest (:func:`answer_digest`) or a verifier that returns True for a right answer.
+    hint : str or tuple of str
+        The hints, shown one per wrong attempt.
+
+    Raises
+    ------
+    NotSolvedYet
+        If an answer is a placeholder or wrong.
+    ValueError
+        If the number of answers differs from that of ``expect``.
     """
     if len(expect) != len(answers):
         raise ValueError(f"check {question!r}: {len(answers)} answers but {len(expect)} expected entries")
@@ -114,7 +165,20 @@ def check(question: str, *answers, expect: tuple[str | Callable[..., bool], ...]
 
 def is_capped_shift(o1, x1, y1) -> Callable[[tuple], bool]:
     """Exercise 02.2: a verifier of ``(a_shift, b_shift)``: on an interval where entry 1 of u is uncapped
-    with sign o1 and entry 2 capped, p(t) + h(u(t)) equals the smooth p with (a, b) shifted, plus lam tau."""
+    with sign o1 and entry 2 capped, p(t) + h(u(t)) equals the smooth p with (a, b) shifted, plus lam tau.
+
+    Parameters
+    ----------
+    o1 : int or sympy.Expr
+        The sign of entry 1 of u on the interval.
+    x1, y1 : sympy.Expr
+        Entry 1 of u is (x1 + t y1) / sqrt(1 + t^2) on the rotation branch.
+
+    Returns
+    -------
+    callable
+        The verifier of ``(a_shift, b_shift)``.
+    """
     import sympy as sp
 
     from .symbolic import a, b, d, lam, t, tau, w
@@ -134,7 +198,20 @@ def is_capped_shift(o1, x1, y1) -> Callable[[tuple], bool]:
 
 
 def rotations_cannot_make_nonnegative(Z, grid: int = 20001) -> bool:
-    """Exercise 02.4: a verifier of ``Z`` (2 x r): no rotation V on a fine grid gives V Z >= 0."""
+    """Exercise 02.4: a verifier of ``Z`` (2 x r): no rotation V on a fine grid gives V Z >= 0.
+
+    Parameters
+    ----------
+    Z : array_like
+        The 2 x r matrix.
+    grid : int
+        The angles tried on [0, 2π].
+
+    Returns
+    -------
+    bool
+        True when no rotation on the grid gives V Z >= 0.
+    """
     from ..stiefel import branch_matrix
 
     Z = np.asarray(Z, dtype=float)
@@ -150,6 +227,16 @@ def check_reflection_target(T: ArrayLike) -> bool:
     """Exercise 01.1: is the minimizer of ||V - T||_F^2 over O(2) a reflection (and unique)?
 
     Prints what it found and returns True when every global minimizer has det = -1.
+
+    Parameters
+    ----------
+    T : array_like
+        The 2 x 2 target.
+
+    Returns
+    -------
+    bool
+        The verdict.
     """
     T = as_matrix(T, "T", (2, 2))
     best_by_branch = {branch: min(pt.value for pt in critical_points_2x2(T) if pt.branch == branch)
@@ -166,6 +253,17 @@ def check_critical_count(T: ArrayLike, mu: float, expected: int) -> bool:
     """does F = ||V - T||^2 + mu ||V||_1 have exactly ``expected`` critical points?
 
     Prints the count by kind (flat arcs count as one record each) and returns the verdict.
+
+    Parameters
+    ----------
+    T, mu : as in :func:`obcd_lite.teaching.critical_points.critical_points_2x2`.
+    expected : int
+        The student's count.
+
+    Returns
+    -------
+    bool
+        The verdict.
     """
     points = critical_points_2x2(T, mu)
     kinds = {kind: sum(pt.kind == kind for pt in points) for kind in ("min", "max", "other", "flat")}
@@ -181,6 +279,21 @@ def check_critical_count(T: ArrayLike, mu: float, expected: int) -> bool:
 def check_cayley_det(Q: "sympy.MatrixBase") -> bool:  # noqa: F821 (sympy is imported lazily)
     """``Q`` must be the Cayley matrix of Lemma A.3 built in sympy from real
     symbols ``a`` and ``tau``; checks that it is and that det(Q) simplifies to exactly 1.
+
+    Parameters
+    ----------
+    Q : sympy.Matrix
+        The student's 2 x 2 Cayley matrix.
+
+    Returns
+    -------
+    bool
+        The verdict.
+
+    Raises
+    ------
+    TypeError
+        If ``Q`` is not a 2 x 2 sympy Matrix.
     """
     import sympy as sp
 
@@ -201,7 +314,20 @@ def check_cayley_det(Q: "sympy.MatrixBase") -> bool:  # noqa: F821 (sympy is imp
 
 def density_gradient(gradient, rng=0) -> bool:
     """Exercise 08.1: is ``gradient(X)`` the Euclidean gradient of g(X) = 1/4 sum_i rho_i^2, rho = diag(X X^T)?
-    Compared with central differences at random points (not only on St(n, r): the formula must hold in R^{n x r})."""
+    Compared with central differences at random points (not only on St(n, r): the formula must hold in R^{n x r}).
+
+    Parameters
+    ----------
+    gradient : callable
+        The student's gradient, X -> n x r array.
+    rng : int or numpy.random.Generator
+        Draws the test points.
+
+    Returns
+    -------
+    bool
+        The verdict.
+    """
     rng = np.random.default_rng(rng)
 
     def g(X):

@@ -38,7 +38,15 @@ class Witness:
     """A point with its certificates: ``brute`` {B: K(I) - brute-force min over O(2)} (independent
     of the breakpoint search), ``residual`` (Definition 3.4), ``pair_ranges`` {B: [lo, hi]} the
     values of [G X^T - X G^T]_ij over the G the pair may pick (0 inside: the pair alone is stationary),
-    ``pair_values`` {B: the free-entry value(s) that zero the pair's condition} for the shared entries."""
+    ``pair_values`` {B: the free-entry value(s) that zero the pair's condition} for the shared entries.
+
+    Attributes
+    ----------
+    problem : Problem, the problem.
+    X : numpy.ndarray, the point.
+    brute, pair_ranges, pair_values : dict, the certificates above, per pair B.
+    residual : float, the criticality residual.
+    """
 
     problem: object
     X: np.ndarray
@@ -52,7 +60,17 @@ def pair_conditions(problem, X) -> tuple[dict, dict]:
     """For each pair B = (i, j): the range of A_ij = [G X^T - X G^T]_ij over G in grad f + dh
     restricted to rows i and j, and, for each free entry of those rows, the value that alone
     zeroes A_ij (others at their least-norm subgradient). A pair's condition holds iff 0 is in range.
-    Entries of X zero to rounding are zeros (``rounding.snap_point``, the rule of ``residual_details``)."""
+    Entries of X zero to rounding are zeros (``rounding.snap_point``, the rule of ``residual_details``).
+
+    Parameters
+    ----------
+    problem : Problem, the problem min f(X) + h(X).
+    X : numpy.ndarray, the point, on St(n, r).
+
+    Returns
+    -------
+    tuple of dict, {B: (lo, hi)} and {B: the zeroing values}.
+    """
     X = snap_point(X)
     grad = problem.grad(X)
     lo, hi = problem.h.subdifferential(X)
@@ -79,7 +97,19 @@ def pair_conditions(problem, X) -> tuple[dict, dict]:
 
 def certify_witness(problem, X, alpha: float = 1e-5, grid: int = 40_001) -> Witness:
     """Both halves, independently: every 2-row block by brute force over O(2) (dense grid, kink
-    angles, Brent refinement), and non-criticality by the least-squares distance."""
+    angles, Brent refinement), and non-criticality by the least-squares distance.
+
+    Parameters
+    ----------
+    problem : Problem, the problem min f(X) + h(X).
+    X : numpy.ndarray, the point, on St(n, r).
+    alpha : float, the proximal parameter of eq. (11).
+    grid : int, the brute force's angles per circle.
+
+    Returns
+    -------
+    Witness, the point with its certificates.
+    """
     G = problem.grad(X)
     brute = {}
     for B in itertools.combinations(range(X.shape[0]), 2):
@@ -97,6 +127,20 @@ def bs2_not_critical_witness(penalty: str = "l1", tau: float | None = None) -> W
     from random_stiefel(3, 2, rng=1). For "l0" the same target with lam = 0.3. For "capped_l1"
     (lam sum min(|X_ij|, tau)): with ``tau`` >= 1 the l1 witness itself (on St(n, r) every |X_ij| <= 1,
     so capped-l1 equals l1 there); with ``tau`` None the problem of WITNESS_CAPPED (tau = 0.3).
+
+    Parameters
+    ----------
+    penalty : str, "l1", "l0" or "capped_l1".
+    tau : float or None, the cap of "capped_l1".
+
+    Returns
+    -------
+    Witness, the certified witness.
+
+    Raises
+    ------
+    ValueError
+        If ``penalty`` is not one of the three, or ``tau`` is below 1 and not None.
     """
     T = WITNESS_T
     if penalty == "l1":
@@ -122,7 +166,19 @@ def bs2_not_critical_witness(penalty: str = "l1", tau: float | None = None) -> W
 
 def solver_limits(problem, r: int, solvers: dict, starts: int, rng=0) -> list[tuple[str, np.ndarray]]:
     """(label, X) for each solver configuration from ``starts`` shared random starts.
-    ``solvers`` maps a label to (registry name, options)."""
+    ``solvers`` maps a label to (registry name, options).
+
+    Parameters
+    ----------
+    problem : Problem, the problem min f(X) + h(X).
+    r, starts : int, the columns of X and the random starts.
+    solvers : dict, {label: (registry name, options)}.
+    rng : int or numpy.random.Generator, draws the starts.
+
+    Returns
+    -------
+    list of tuple, (label, X) per run.
+    """
     rng = np.random.default_rng(rng)
     X0s = [random_start(problem.n, r, rng, problem.h) for _ in range(starts)]
     out = []
@@ -140,7 +196,21 @@ def census(problem, r: int, solvers: dict, starts: int = 10, *, alpha: float = 1
            global_min: GlobalMinimum | None = None, zero_tol: float = 1e-10) -> dict:
     """Classify every solver limit (one global search shared): {"rows": [...], "counts": {label: {level: count}},
     "global_min": ...}. Each row: label, F, the levels dict, strongest, nested. Entries with
-    |X_ij| <= zero_tol count as zeros (see ``classify``)."""
+    |X_ij| <= zero_tol count as zeros (see ``classify``).
+
+    Parameters
+    ----------
+    problem : Problem, the problem min f(X) + h(X).
+    r, starts : int, the columns of X and the random starts.
+    solvers : dict, {label: (registry name, options)}.
+    alpha, zero_tol : float, the proximal parameter of eq. (11); entries at most zero_tol in absolute value are zeros.
+    rng : int or numpy.random.Generator, draws the starts.
+    global_min : GlobalMinimum or None, the global search's result; None: computed.
+
+    Returns
+    -------
+    dict, ``rows``, ``counts`` and ``global_min``.
+    """
     if global_min is None:
         global_min = global_minimum(problem, r=r, rng=0)
     rows = []
@@ -161,7 +231,19 @@ def search_gaps(penalty: str, trials: int, *, n: int = 3, r: int = 2, lam: float
                 alpha: float = 1e-5, rng=0) -> dict:
     """Run OBCD (k = 2, cyclic, exact Q) on random tiny Procrustes problems with the named penalty
     (nonneg: nonneg PCA) and test each limit: {"searched": (problems, points), "bs2": how many
-    limits are BS_2, "bs2_not_critical": [(problem, X, residual)], "critical_not_bs2": [...]}."""
+    limits are BS_2, "bs2_not_critical": [(problem, X, residual)], "critical_not_bs2": [...]}.
+
+    Parameters
+    ----------
+    penalty : str, the penalty's name.
+    n, r, trials, max_iter : int, the shape of St(n, r), the random problems and OBCD's iterations.
+    lam, alpha : float, the penalty's weight and the proximal parameter of eq. (11).
+    rng : int or numpy.random.Generator, draws the problems and starts.
+
+    Returns
+    -------
+    dict, the counts and the gaps found, as above.
+    """
     rng = np.random.default_rng(rng)
     found = {"searched": (trials, trials), "bs2": 0, "bs2_not_critical": [], "critical_not_bs2": []}
     for _ in range(trials):
@@ -185,7 +267,17 @@ def search_gaps(penalty: str, trials: int, *, n: int = 3, r: int = 2, lam: float
 
 def eigen_critical_points(C, r: int) -> list[tuple[tuple, np.ndarray]]:
     """The critical points of -tr(X^T C X) on St(n, r) spanned by eigenvectors (all of them when the
-    eigenvalues are distinct, up to X -> X Q, Q in O(r)): (eigen-indices, X) for each r-subset."""
+    eigenvalues are distinct, up to X -> X Q, Q in O(r)): (eigen-indices, X) for each r-subset.
+
+    Parameters
+    ----------
+    C : array_like, the symmetric n x n matrix.
+    r : int, the columns of X.
+
+    Returns
+    -------
+    list of tuple, (eigen-indices, X) per r-subset.
+    """
     _, U = np.linalg.eigh(C)
     U = U[:, ::-1]
     return [(S, U[:, list(S)]) for S in itertools.combinations(range(C.shape[0]), r)]
@@ -200,7 +292,19 @@ def bs2_not_global(penalties=("l1", "l0", "nonneg"), *, n: int = 4, r: int = 2, 
     random starts, each classified. Returns one row per penalty: the certified interval [lower, value] of
     min F, how many limits are BS_2, how many of those are certified not global (F above the value of a
     known point), and the worst one ("witness": its F, F - value, whether it is critical; "none found"
-    when every BS_2 limit is global), with the problem and the point under "problem" and "X"."""
+    when every BS_2 limit is global), with the problem and the point under "problem" and "X".
+
+    Parameters
+    ----------
+    penalties : sequence of str, the penalties' names.
+    n, r, seed, starts : int, the shape of St(n, r), the problems' seed and OBCD's random starts.
+    lam : float, the penalties' weight.
+    alpha : float, the proximal parameter of eq. (11).
+
+    Returns
+    -------
+    list of dict, one row per penalty.
+    """
     rows = []
     for penalty in penalties:
         problem = tiny_problem(n, penalty, lam, seed)
@@ -223,19 +327,54 @@ def bs2_not_global(penalties=("l1", "l0", "nonneg"), *, n: int = 4, r: int = 2, 
 # --- alpha matters ---------------------------------------------------------------------------------
 
 def alpha_sweep_2x2(T, mu: float, alphas) -> list[int]:
-    """How many critical points of ||V - T||^2 + mu ||V||_1 on O(2) are BS_2, for each alpha."""
+    """How many critical points of ||V - T||^2 + mu ||V||_1 on O(2) are BS_2, for each alpha.
+
+    Parameters
+    ----------
+    T : array_like, the 2 x 2 target.
+    mu : float, the l1 weight.
+    alphas : sequence of float, the proximal parameters of eq. (11).
+
+    Returns
+    -------
+    list of int, the count per alpha.
+    """
     return [len(bs2_points_2x2(T, mu, alpha)) for alpha in alphas]
 
 
 def alpha_sweep_points(problem, points, alphas, Q: str = "exact") -> np.ndarray:
-    """BS_2 verdict (rows: points, columns: alphas) for each candidate point."""
+    """BS_2 verdict (rows: points, columns: alphas) for each candidate point.
+
+    Parameters
+    ----------
+    problem : Problem, the problem min f(X) + h(X).
+    points : sequence of numpy.ndarray, the candidate points.
+    alphas : sequence of float, the proximal parameters of eq. (11).
+    Q : str, the majorizer's Q.
+
+    Returns
+    -------
+    numpy.ndarray, the boolean verdicts.
+    """
     return np.array([[block_report(problem, X, 2, alpha=a, Q=Q).stationary for a in alphas] for X in points])
 
 
 def two_pair_descent(witness: Witness, thetas, entry=(2, 1), pairs=((0, 2), (1, 2))) -> dict:
     """F - F(X) along curves through the witness: each pair's rotation alone (both go up: BS_2),
     the two rotations together with the second angle chosen to keep X[entry] = 0 (goes down), and
-    the polar retraction of X - t R with R the least-norm element of d_M F(X) (goes down: not critical)."""
+    the polar retraction of X - t R with R the least-norm element of d_M F(X) (goes down: not critical).
+
+    Parameters
+    ----------
+    witness : Witness, the BS_2 witness.
+    thetas : array_like, the angles (the retraction's steps t).
+    entry : tuple of int, the zero entry the joint curve keeps.
+    pairs : tuple of tuple, the two pairs.
+
+    Returns
+    -------
+    dict, F - F(X) along each curve.
+    """
     problem, X = witness.problem, witness.X
     F0 = problem.F(X)
     (i, k), (j, l) = pairs
@@ -272,14 +411,26 @@ EXPLORER_MAX_NODES = 500
 
 @dataclass
 class Exploration:
-    """A solver's output and its certificates (what the explorer of notebook 05 shows)."""
+    """A solver's output and its certificates (what the explorer of notebook 05 shows).
+
+    Attributes
+    ----------
+    solver : str, the solver's label.
+    result : Result, its output.
+    classification : object, its certificates (``optimality.classify``).
+    """
 
     solver: str
     result: object
     classification: object
 
     def summary(self) -> str:
-        """The run (iterations, stop reason) and the certificates, as lines of text."""
+        """The run (iterations, stop reason) and the certificates, as lines of text.
+
+        Returns
+        -------
+        str, the lines.
+        """
         r = self.result
         return (f"{self.solver}: {r.iterations} iterations, stop: {r.stop_reason}\n"
                 + self.classification.summary())
@@ -288,7 +439,27 @@ class Exploration:
 def explore(n: int = 4, r: int = 1, penalty: str = "l1", lam: float = 0.1, k: int = 2, alpha: float = 1e-5,
             seed: int = 0, solver: str = "obcd", max_iter: int = 400) -> Exploration:
     """Run ``solver`` (OBCD with block size k, or any registered solver) from a random start on a tiny
-    problem and classify its output (global search when the angle space is small)."""
+    problem and classify its output (global search when the angle space is small).
+
+    Parameters
+    ----------
+    n, r, k : int, the shape of St(n, r) and OBCD's block size.
+    penalty : str, the penalty's name.
+    lam : float, its weight.
+    alpha : float, the proximal parameter of eq. (11).
+    seed : int, the problem's and the start's seed.
+    solver : str, "obcd" or a registered solver's name.
+    max_iter : int, the solver's iterations.
+
+    Returns
+    -------
+    Exploration, the run and its certificates.
+
+    Raises
+    ------
+    ValueError
+        If r is not an integer in 1..n.
+    """
     if not (isinstance(r, (int, np.integer)) and 1 <= r <= n):
         raise ValueError(f"r must be an integer with 1 <= r <= n = {n}, got r = {r!r}")
     problem = tiny_problem(n, penalty, lam, seed)
@@ -309,7 +480,17 @@ def explore(n: int = 4, r: int = 1, penalty: str = "l1", lam: float = 0.1, k: in
 def three_row_descent(witness: Witness, theta: float = 0.01, alpha: float = 1e-5) -> dict:
     """A V in O(3) on rows (0, 1, 2) with K(V; X, B) < K(I; X, B) (exact Q): the two rotations of
     ``two_pair_descent`` as one 3 x 3 factor, so the BS_2 witness is not BS_3. Returns V, K(V) - K(I)
-    and F(V X) - F(X)."""
+    and F(V X) - F(X).
+
+    Parameters
+    ----------
+    witness : Witness, the BS_2 witness.
+    theta, alpha : float, the first rotation's angle and the proximal parameter of eq. (11).
+
+    Returns
+    -------
+    dict, ``V``, ``K_change`` and ``F_change``.
+    """
     problem, X = witness.problem, witness.X
     B = [0, 1, 2]
     c, s = np.cos(theta), np.sin(theta)
@@ -333,7 +514,18 @@ def scalar_q_search(trials: int = 60, n: int = 4, rng=0, Q: str = "scalar") -> d
     4 x 4 C (h = 0, r = 1; all are critical) at k = 2..n and count the patterns
     (BS2, BS3, ..., BSn). Returns {"patterns": {pattern: count}, "witness": (problem, X) BS3 not BS2}.
     Q = "scalar" is Lemma C.2's block-dependent varsigma (witnesses exist); Q = "lipschitz" is
-    varsigma = L_f for every block (none exist: the majorizers of B in B' agree on diag(V, 1))."""
+    varsigma = L_f for every block (none exist: the majorizers of B in B' agree on diag(V, 1)).
+
+    Parameters
+    ----------
+    trials, n : int, the random C and their size.
+    rng : int or numpy.random.Generator, draws them.
+    Q : str, "scalar" or "lipschitz".
+
+    Returns
+    -------
+    dict, ``patterns``, ``witness`` and ``searched``.
+    """
     rng = np.random.default_rng(rng)
     patterns, witness = {}, None
     for _ in range(trials):

@@ -321,7 +321,18 @@ LEDGER = (
 def paper_statements(tex: str) -> dict:
     """'Kind S.N' -> the 300 characters after its \\begin{kind}, in the paper's order: one counter per
     section shared by all theorem-like environments (\\newtheorem{x}[theorem]), letters after \\appendix;
-    commented lines skipped."""
+    commented lines skipped.
+
+    Parameters
+    ----------
+    tex : str
+        The paper's LaTeX source.
+
+    Returns
+    -------
+    dict
+        {label: the text after its ``\\begin``}.
+    """
     text = "\n".join(line for line in tex.splitlines() if not line.lstrip().startswith("%"))
     found, section, count, appendix = {}, 0, 0, False
     for m in re.finditer(r"\\appendix|\\section\{|\\begin\{(\w+)\}", text):
@@ -338,17 +349,52 @@ def paper_statements(tex: str) -> dict:
 
 
 def labels() -> list[str]:
-    """The ledger's statement labels, once each, in its order."""
+    """The ledger's statement labels, once each, in its order.
+
+    Returns
+    -------
+    list of str
+        The labels.
+    """
     return list(dict.fromkeys(row["label"] for row in LEDGER))
 
 
 def section_of(label: str) -> str:
-    """'Theorem 4.6' -> '4', 'Lemma A.5' -> 'A'."""
+    """'Theorem 4.6' -> '4', 'Lemma A.5' -> 'A'.
+
+    Parameters
+    ----------
+    label : str
+        A statement's label.
+
+    Returns
+    -------
+    str
+        Its section.
+    """
     return label.split()[1].split(".")[0]
 
 
 def ledger_rows(section: str | None = None, verdict: str | None = None) -> list[dict]:
-    """The rows of LEDGER in section ``section`` ("2", "3", "4", "A", "B", "C") with verdict ``verdict``."""
+    """The rows of LEDGER in section ``section`` ("2", "3", "4", "A", "B", "C") with verdict ``verdict``.
+
+    Parameters
+    ----------
+    section : str or None
+        The section; None: all.
+    verdict : str or None
+        One of VERDICTS; None: all.
+
+    Returns
+    -------
+    list of dict
+        The rows, in the ledger's order.
+
+    Raises
+    ------
+    ValueError
+        If ``section`` or ``verdict`` is not one the ledger has.
+    """
     sections = sorted({section_of(r["label"]) for r in LEDGER})
     if section is not None and section not in sections:
         raise ValueError(f"section must be one of {sections}, got {section!r}")
@@ -359,7 +405,18 @@ def ledger_rows(section: str | None = None, verdict: str | None = None) -> list[
 
 
 def ledger_table(rows: list[dict] | None = None) -> str:
-    """Rows as text: label(part) | verdict | statement, then the deciding test(s) or the reason."""
+    """Rows as text: label(part) | verdict | statement, then the deciding test(s) or the reason.
+
+    Parameters
+    ----------
+    rows : list of dict or None
+        The rows to show; None: the whole ledger.
+
+    Returns
+    -------
+    str
+        The table, one row a line.
+    """
     rows = LEDGER if rows is None else rows
     lines = []
     for r in rows:
@@ -374,7 +431,13 @@ def ledger_table(rows: list[dict] | None = None) -> str:
 
 def coverage() -> dict:
     """Statements with a verdict, checked by a test (every checkable part has a test), and the total;
-    also the verdict count over rows and the labels with a false or corrected part."""
+    also the verdict count over rows and the labels with a false or corrected part.
+
+    Returns
+    -------
+    dict
+        The counts, and the labels with a false or corrected part.
+    """
     by_label = {}
     for r in LEDGER:
         by_label.setdefault(r["label"], []).append(r)
@@ -390,7 +453,23 @@ def coverage() -> dict:
 
 def witness_report(label_part: str) -> str:
     """The write-up of a false or corrected row ('Theorem 4.6', 'Theorem 3.8(a)'): claim, what holds,
-    the witness with its certificate, the proof step that fails, and the deciding tests."""
+    the witness with its certificate, the proof step that fails, and the deciding tests.
+
+    Parameters
+    ----------
+    label_part : str
+        The row's label with its part.
+
+    Returns
+    -------
+    str
+        The write-up.
+
+    Raises
+    ------
+    ValueError
+        If ``label_part`` names no false or corrected row.
+    """
     rows = [r for r in LEDGER if f"{r['label']}{r['part']}" == label_part]
     if not rows or rows[0]["verdict"] not in ("false", "corrected"):
         bad = [f"{r['label']}{r['part']}" for r in LEDGER if r["verdict"] in ("false", "corrected")]

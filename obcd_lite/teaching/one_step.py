@@ -44,6 +44,29 @@ def one_obcd_step(problem, X: np.ndarray, B, alpha: float = 1e-5, Q: str = "exac
     Returns a dict with ``B``, ``V``, ``branch`` ("rot" or "ref"), ``theta``, ``X_before``,
     ``X_after`` (only rows B differ), ``F_before`` and ``F_after`` (<= F_before: Lemma 2.3(a)
     makes K a majorizer that equals F at V = I).
+
+    Parameters
+    ----------
+    problem : Problem
+        The problem min f(X) + h(X) on St(n, r).
+    X : numpy.ndarray
+        The current point, n x r with XᵀX = I.
+    B : sequence of int
+        The two distinct rows of the working set.
+    alpha : float
+        The proximal parameter of eq. (11).
+    Q : str
+        The majorizer's Q ("exact" or "scalar").
+
+    Returns
+    -------
+    dict
+        The step, with the keys above.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not on St(n, r) or ``B`` is not two distinct rows of ``X``.
     """
     X = _point(X)
     B = _block(B, X.shape[0])
@@ -62,6 +85,31 @@ def majorizer_curves(problem, X: np.ndarray, B, alpha: float = 1e-5, Qs=("exact"
 
     K is problem (3)'s value plus the constant that makes K(I) = F(X), so both curves are on F's
     scale. Returns ``{"theta": grid, "F": {branch: values}, "K": {Q: {branch: values}}, "F_X": F(X)}``.
+
+    Parameters
+    ----------
+    problem : Problem
+        The problem min f(X) + h(X).
+    X : numpy.ndarray
+        The point K is built at (n x r, on St(n, r)).
+    B : sequence of int
+        The two distinct rows of the block.
+    alpha : float
+        The proximal parameter of eq. (11).
+    Qs : sequence of str
+        The majorizers' Q, one curve each.
+    samples : int
+        The number of angles on [0, 2π].
+
+    Returns
+    -------
+    dict
+        The curves, with the keys above (and ``"B"``).
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not on St(n, r) or ``B`` is not two distinct rows of ``X``.
     """
     X = _point(X)
     B = _block(B, X.shape[0])
@@ -90,6 +138,27 @@ def sphere_paths(problem, x0: np.ndarray, iterations: int = 12, seed: int = 0) -
 
     Returns ``{"obcd": (m, 3) points, "cayley": (m', 3) points, "F": {name: values}}``; the points
     lie on the unit sphere (each OBCD step turns the point in one coordinate plane).
+
+    Parameters
+    ----------
+    problem : Problem
+        A problem on St(3, 1).
+    x0 : array_like
+        The start, a unit vector of length 3.
+    iterations : int
+        The iterations of each method.
+    seed : int
+        OBCD's seed.
+
+    Returns
+    -------
+    dict
+        The two paths and their F, as above.
+
+    Raises
+    ------
+    ValueError
+        If ``x0`` is not a unit vector of length 3.
     """
     x0 = _point(np.reshape(x0, (3, 1)), "x0")
     points = [x0[:, 0].copy()]
@@ -113,6 +182,33 @@ def final_values_over_starts(problem, n: int, r: int, solvers=("obcd", "manpg"),
     ``options`` go to every solver (e.g. ``max_iter``). Returns ``"final"``: {name: array of final
     F}, ``"best"``: the lowest final F seen, and ``"at_best"``: {name: how many runs end within
     ``tol`` (relative to max(1, |best|)) of it}.
+
+    Parameters
+    ----------
+    problem : Problem
+        The problem min f(X) + h(X).
+    n, r : int
+        The shape of St(n, r).
+    solvers : sequence of str
+        The solvers' names (:func:`obcd_lite.solvers.get_solver`).
+    starts : int
+        The number of random starts (>= 1).
+    rng : int or numpy.random.Generator
+        Draws the starts.
+    tol : float
+        The relative tolerance of "ends at the best".
+    **options
+        Passed to every solver.
+
+    Returns
+    -------
+    dict
+        ``"final"``, ``"best"`` and ``"at_best"``, as above.
+
+    Raises
+    ------
+    ValueError
+        If ``starts`` < 1.
     """
     if starts < 1:
         raise ValueError(f"starts must be >= 1, got {starts!r}")

@@ -51,6 +51,20 @@ def update_identities(n: int = 6, r: int = 3, k: int = 3, trials: int = 20, rng=
     2.2(a) (||X+ - X||_H^2 = ||V - I||_Q^2 with Q = (Z^T (x) U_B)^T H (Z^T (x) U_B)), 2.2(b)
     (||X+ - X||^2 = 2 <I - V, Z Z^T>), 2.2(c)'s equality ||V - I||^2 = 2 <I, I - V>, and the smallest
     slack of 2.2(c)'s inequality ||V - I||^2 - ||X+ - X||^2 (>= 0).
+
+    Parameters
+    ----------
+    n, r, k : int
+        The shape of St(n, r) and the block size.
+    trials : int
+        The random draws.
+    rng : int or numpy.random.Generator
+        Draws them.
+
+    Returns
+    -------
+    dict
+        The residuals and the slack.
     """
     rng = np.random.default_rng(rng)
     out = {"2.1a": 0.0, "2.1b": 0.0, "2.2a": 0.0, "2.2b": 0.0, "2.2c_equality": 0.0, "2.2c_slack": np.inf}
@@ -89,6 +103,22 @@ def subproblem_reduction(n: int = 6, r: int = 2, k: int = 3, alpha: float = 0.5,
     Remark 2.4(b): every sampled V with K(V) <= K(I) still gives F(X+) <= F(X) - alpha/2 ||V - I||^2:
     ``descent_slack`` is the smallest F(X) - alpha/2 ||V - I||^2 - F(X+) over them (>= 0), out of
     ``descent_count`` such V.
+
+    Parameters
+    ----------
+    n, r, k : int
+        The shape of St(n, r) and the block size.
+    alpha : float
+        The proximal parameter of eq. (11).
+    samples : int
+        The sampled V of O(k).
+    rng : int or numpy.random.Generator
+        Draws the problem, X, B and the samples.
+
+    Returns
+    -------
+    dict
+        ``spread_a``, ``gap_b``, ``nuclear_b``, ``descent_slack`` and ``descent_count``.
     """
     rng = np.random.default_rng(rng)
     S = rng.standard_normal((n, n))
@@ -134,6 +164,20 @@ def remark_3_5(n: int = 6, r: int = 3, trials: int = 200, rng=0) -> dict:
     Writing G = N + X (S + W) (N normal to range X, S symmetric, W skew): G - X G^T X = N + 2 X W and
     P_T(G) = N + X W, so ||P_T G|| <= ||G - X G^T X|| <= 2 ||P_T G||. Returns the extreme ratios over
     random G, and both norms on the three pure cases: G = X S (both 0), G = X W and G = N (both > 0).
+
+    Parameters
+    ----------
+    n, r : int
+        The shape of St(n, r).
+    trials : int
+        The random G.
+    rng : int or numpy.random.Generator
+        Draws X and G.
+
+    Returns
+    -------
+    dict
+        ``ratio_min``, ``ratio_max`` and ``pure``.
     """
     rng = np.random.default_rng(rng)
     X = random_stiefel(n, r, rng=rng)
@@ -151,7 +195,18 @@ def remark_3_5(n: int = 6, r: int = 3, trials: int = 200, rng=0) -> dict:
 # --- Appendix A ---------------------------------------------------------------------------------------
 
 def block_map_rank(n: int, k: int) -> int:
-    """Lemma A.1: the rank of W -> (U_B^T W U_B) over all C(n, k) blocks B (n^2 means only W = 0 maps to 0)."""
+    """Lemma A.1: the rank of W -> (U_B^T W U_B) over all C(n, k) blocks B (n^2 means only W = 0 maps to 0).
+
+    Parameters
+    ----------
+    n, k : int
+        The size of W and of the blocks.
+
+    Returns
+    -------
+    int
+        The rank.
+    """
     rows = []
     for B in itertools.combinations(range(n), k):
         U = _selector(n, B)
@@ -160,7 +215,22 @@ def block_map_rank(n: int, k: int) -> int:
 
 
 def lemma_a2_slack(k: int = 4, trials: int = 2000, rng=0) -> dict:
-    """Lemma A.2: 2||A - C|| + ||C - C^T|| - ||A - A^T|| >= 0; random (A, C) and the tight case C = sym(A)."""
+    """Lemma A.2: 2||A - C|| + ||C - C^T|| - ||A - A^T|| >= 0; random (A, C) and the tight case C = sym(A).
+
+    Parameters
+    ----------
+    k : int
+        The size of A and C.
+    trials : int
+        The random pairs.
+    rng : int or numpy.random.Generator
+        Draws them.
+
+    Returns
+    -------
+    dict
+        ``random_min`` (the smallest slack) and ``tight`` (the slack at C = sym(A)).
+    """
     rng = np.random.default_rng(rng)
     slack = lambda A, C: 2 * np.linalg.norm(A - C) + np.linalg.norm(C - C.T) - np.linalg.norm(A - A.T)  # noqa: E731
     random = min(slack(rng.standard_normal((k, k)), rng.standard_normal((k, k))) for _ in range(trials))
@@ -170,7 +240,20 @@ def lemma_a2_slack(k: int = 4, trials: int = 2000, rng=0) -> dict:
 
 def lemma_a4_residual(n: int, k: int, rng=0) -> int:
     """Lemma A.4 on an integer W (exact arithmetic): sum_B ||W_BB||^2 minus the paper's right side
-    C(n-2, k-2) sum_{i != j} W_ij^2 + (k / n) C(n, k) sum_i W_ii^2, times n (an integer; 0 when it holds)."""
+    C(n-2, k-2) sum_{i != j} W_ij^2 + (k / n) C(n, k) sum_i W_ii^2, times n (an integer; 0 when it holds).
+
+    Parameters
+    ----------
+    n, k : int
+        The size of W and of the blocks.
+    rng : int or numpy.random.Generator
+        Draws W.
+
+    Returns
+    -------
+    int
+        The residual.
+    """
     W = np.random.default_rng(rng).integers(-9, 10, size=(n, n))
     left = sum(int(np.sum(W[np.ix_(B, B)] ** 2)) for B in itertools.combinations(range(n), k))
     off = int(np.sum(W**2) - np.sum(np.diag(W) ** 2))
@@ -186,6 +269,17 @@ def tangent_projection(n: int = 6, r: int = 3, trials: int = 200, rng=0) -> dict
     A.7: dist(0, G + N_M(X)), N_M(X) = {X L : L symmetric}, by least squares over L equals ||P||
     (``distance``: the difference) and P = (I - 1/2 X X^T)(G - X G^T X) (``identity``, step 4);
     ``ratio`` = max ||P|| / ||G - X G^T X|| (<= 1).
+
+    Parameters
+    ----------
+    n, r, trials : as in :func:`remark_3_5`.
+    rng : int or numpy.random.Generator
+        Draws X, G and the tangent Y.
+
+    Returns
+    -------
+    dict
+        The residuals named above.
     """
     rng = np.random.default_rng(rng)
     out = {"tangent": 0.0, "normal": 0.0, "closest": np.inf, "distance": 0.0, "identity": 0.0, "ratio": 0.0}
@@ -214,7 +308,18 @@ def tangent_projection(n: int = 6, r: int = 3, trials: int = 200, rng=0) -> dict
 
 def lemma_a8_residual(points: int = 4001) -> float:
     """Lemma A.8: for every theta with cos(theta) != 0 one of the two parameterizations by t = tan(theta)
-    reproduces (cos, sin) ((a) when cos > 0, (b) when cos < 0); the largest error of the better one."""
+    reproduces (cos, sin) ((a) when cos > 0, (b) when cos < 0); the largest error of the better one.
+
+    Parameters
+    ----------
+    points : int
+        The angles tried.
+
+    Returns
+    -------
+    float
+        The largest error.
+    """
     theta = np.linspace(-np.pi, np.pi, points)
     theta = theta[np.abs(np.cos(theta)) > 1e-3]
     t = np.tan(theta)
@@ -227,7 +332,22 @@ def lemma_a8_residual(points: int = 4001) -> float:
 def lemma_a9_slack(length: int = 400, trials: int = 200, rng=0) -> float:
     """Lemma A.9 on extremal sequences: (E_{t+1})^2 = E_t (p_t - p_{t+1}) with equality, p_t >= 0
     nonincreasing (random decrements, some zero, some large). Returns min over trials and i of
-    E_i + 2 p_i - sum_{t >= i} E_{t+1} (>= 0)."""
+    E_i + 2 p_i - sum_{t >= i} E_{t+1} (>= 0).
+
+    Parameters
+    ----------
+    length : int
+        The length of each sequence.
+    trials : int
+        The sequences.
+    rng : int or numpy.random.Generator
+        Draws the decrements.
+
+    Returns
+    -------
+    float
+        The smallest slack.
+    """
     rng = np.random.default_rng(rng)
     worst = np.inf
     for _ in range(trials):
@@ -245,7 +365,24 @@ def lemma_a9_slack(length: int = 400, trials: int = 200, rng=0) -> float:
 def lemma_a10_ratio(tau: float, a: float, D0: float = 1.0, T: int = 20000, kappa: float = 2.0) -> float:
     """Lemma A.10 on the extremal sequence D_t^(tau+1) = a (D_{t-1} - D_t): the largest ratio of D_T to
     the proof's bound (D_0^-tau + T c)^(-1/tau), c = min(tau / (kappa a), (kappa^(tau/(tau+1)) - 1) D_0^-tau)
-    (<= 1 when the lemma holds; its rate is T^(-1/tau))."""
+    (<= 1 when the lemma holds; its rate is T^(-1/tau)).
+
+    Parameters
+    ----------
+    tau, a : float
+        The exponent and the constant of the recursion.
+    D0 : float
+        D_0.
+    T : int
+        The last index.
+    kappa : float
+        The proof's constant kappa > 1.
+
+    Returns
+    -------
+    float
+        The largest ratio.
+    """
     D = [D0]
     for _ in range(T):
         prev = D[-1]
@@ -261,7 +398,20 @@ def kron_q(n: int = 6, r: int = 3, k: int = 3, rng=0) -> dict:
     """Lemma C.1 and Lemma C.2: with H = H1 (x) H2 (H1: r x r, H2: n x n, symmetric, possibly indefinite)
     the matrix Q = (Z^T (x) U_B)^T H (Z^T (x) U_B) of eq. (9) equals (Z H1 Z^T) (x) (U_B^T H2 U_B)
     (``c1a``), with H = L I it is L (Z Z^T) (x) I (``c1b``); and ||Q1|| ||Q2|| I - Q (``c2a``) and
-    L ||Z||^2 I - Q (``c2b``) are positive semidefinite (their smallest eigenvalues)."""
+    L ||Z||^2 I - Q (``c2b``) are positive semidefinite (their smallest eigenvalues).
+
+    Parameters
+    ----------
+    n, r, k : int
+        The shape of St(n, r) and the block size.
+    rng : int or numpy.random.Generator
+        Draws H1, H2, X and B.
+
+    Returns
+    -------
+    dict
+        ``c1a``, ``c1b``, ``c2a`` and ``c2b``.
+    """
     rng = np.random.default_rng(rng)
     A1, A2 = rng.standard_normal((r, r)), rng.standard_normal((n, n))
     H1, H2 = A1 + A1.T, A2 + A2.T

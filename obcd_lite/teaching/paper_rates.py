@@ -46,6 +46,11 @@ class RateRun:
     ``sqrt_s_next`` = E sqrt(F(X^{t+1}) - F_inf), ``dist`` = dist(0, d(F + iota_M)(X^t)) = ||P_T grad f||,
     ``err`` = ||X^t - X^inf|| (X^inf: the last iterate). Constants: gamma, phi (Lemma 4.4), kappa
     (Theorem 4.10), the KL constant c of phi(s) = c s^(1/2) (the smallest valid along the run's tail, iterates with F(X^t) - F_inf > GAP_FLOOR).
+
+    Attributes
+    ----------
+    s, s_limit, e2, e1, lhs44, sqrt_s_next, dist, err : numpy.ndarray, the per-iterate arrays above.
+    gamma, phi, alpha, kappa, c : float, the constants above (alpha: OBCD's proximal parameter).
     """
 
     s: np.ndarray
@@ -68,6 +73,10 @@ def rate_run(n: int = 5, r: int = 2, alpha: float = 0.5, iters: int = 120, seed:
     """Run OBCD (k = 2, uniform random blocks, exact Q of eq. (9)) and record the exact conditional
     expectations (module docstring).
 
+    The KL constant c of phi(s) = c s^(1/2) is fitted at the limit for both references (the smallest c
+    with dist(0, dF(X^t)) phi'(F(X^t) - F(X^inf)) >= 1 along the tail): the KL inequality is a
+    statement about F - F(X^inf), so one c serves both forms of Theorem 4.10(a).
+
     Parameters
     ----------
     n, r, seed : the default problem, sparse PCA on randn data (h = 0), and its random start.
@@ -79,9 +88,16 @@ def rate_run(n: int = 5, r: int = 2, alpha: float = 0.5, iters: int = 120, seed:
         r smallest eigenvalues for sparse PCA, else the certified global search) as Theorem 4.10(a)
         writes it, or "limit" (F(X^inf), X^inf the last iterate), where the KL inequality is taken.
 
-    The KL constant c of phi(s) = c s^(1/2) is fitted at the limit for both references (the smallest c
-    with dist(0, dF(X^t)) phi'(F(X^t) - F(X^inf)) >= 1 along the tail): the KL inequality is a
-    statement about F - F(X^inf), so one c serves both forms of Theorem 4.10(a).
+    Returns
+    -------
+    RateRun
+        The run's expectations and constants.
+
+    Raises
+    ------
+    ValueError
+        If ``reference`` is neither "global" nor "limit", n < 3 or r is not in 1..n-1, or ``problem``
+        has h != 0 or D != I.
     """
     if reference not in ("global", "limit"):
         raise ValueError(f"reference must be 'global' or 'limit', got {reference!r}")
@@ -154,6 +170,15 @@ def rate_report(run: RateRun, floor: float = GAP_FLOOR) -> dict:
     ``measured_rate``: the fitted linear rate of ||X^t - X^inf||; ``predicted_rate``: Theorem 4.11(b)'s
     tau = (kk + 1) / (kk + 2), kk = 2 kappa c (c (1 - sigma) sqrt(gamma phi))^((1 - sigma) / sigma), sigma = 1/2.
     Only iterates with F(X^t) - F(X^inf) > ``floor`` count (below it the differences are rounding).
+
+    Parameters
+    ----------
+    run : RateRun, the run.
+    floor : float, the smallest F(X^t) - F(X^inf) that counts.
+
+    Returns
+    -------
+    dict, the ratios and rates named above, with ``iterations`` (the iterates that count).
     """
     live = np.flatnonzero(run.s_limit > floor)
     live = live[(live >= 1) & (live < len(run.s) - 1)]
@@ -194,7 +219,19 @@ def _independent_distance(problem, X) -> float:
 def l1_subgradient_bound(problem, r: int, trials: int = 200, rng=0) -> dict:
     """Remark 4.5: for h = lam ||X||_1, every G in dF(X) lies in grad f(X) + lam [-1, 1]^(n x r), so
     ||G||_F <= C_F = ||C||_2 sqrt(r) + ||L||_F + lam sqrt(n r) on St(n, r). Returns C_F and the largest
-    ||grad f(X) + lam S|| over random X and random vertices S of the box (a superset of dF(X))."""
+    ||grad f(X) + lam S|| over random X and random vertices S of the box (a superset of dF(X)).
+
+    Parameters
+    ----------
+    problem : Problem, a problem with h = lam ||X||_1 and f = 1/2 tr(XᵀCX) + <L, X>.
+    r : int, the columns of X.
+    trials : int, the random (X, S).
+    rng : int or numpy.random.Generator, draws them.
+
+    Returns
+    -------
+    dict, ``C_F`` and ``largest``.
+    """
     rng = np.random.default_rng(rng)
     n, lam = problem.n, problem.h.lam
     L = 0.0 if problem.L is None else float(np.linalg.norm(problem.L))
@@ -229,6 +266,17 @@ def lemma_4_4_a_witness(lam: float = 1.34, alpha: float = 1e-5, T=None, step_tol
     ``step_tol``: a block whose gain K(I) - K(V_B) is at most step_tol (1 + |F(X)|) does not move (V_B = I):
     without it a solver's rounding-level "step" (||V - I|| ~ 1e-27, which still moves X[2, 1] off zero)
     would fake the left side at lam between 1.340952 and 1.35, where block (0, 2) has no real step.
+
+    Parameters
+    ----------
+    lam : float, the l1 weight.
+    alpha : float, the proximal parameter of eq. (11).
+    T : array_like or None, Another target; None: the witness's.
+    step_tol : float, the relative gain below which a block does not move.
+
+    Returns
+    -------
+    dict, the quantities named above.
     """
     X = bs2_not_critical_witness("l1").X
     problem = procrustes(np.asarray(WITNESS_T if T is None else T, dtype=float), L1(lam))
@@ -267,6 +315,15 @@ def lemma_4_4_a_scan(lams=(1.34, 1.3409, 1.341, 1.345, 1.349), alpha: float = 1e
     Block (0, 2) moves X[2, 1] off zero only for lam below LAMBDA_02 ~ 1.340952; above it the left side
     drops to ~1e-7 (the lemma holds there), so the refutation is the jump at one lam, and
     :func:`lemma_4_4_a_family` shows that no constant phi can absorb it.
+
+    Parameters
+    ----------
+    lams : sequence of float, the l1 weights.
+    alpha : float, the proximal parameter of eq. (11).
+
+    Returns
+    -------
+    dict, {lam: (E||V - I||^2, left side)}.
     """
     return {lam: (w["e2"], w["lhs"]) for lam in lams for w in [lemma_4_4_a_witness(lam, alpha)]}
 
@@ -289,7 +346,23 @@ def lemma_4_4_a_family(deltas=(1e-2, 1e-3, 1e-4), alpha: float = 1e-5, lam: floa
     (``_moved_target``, private) just past s*, the smallest s at which block (0, 2) starts to move (bisection on
     its gap). At s = s* + delta every step is O(delta) (E||V - I||^2 -> 0 like delta^2), but the
     (0, 2) step still moves X[2, 1] off zero and the left side stays ~0.32.
-    Returns {"s_star", "rows": [(delta, E||V - I||^2, left side, left / E||V - I||^2)]}."""
+    Returns {"s_star", "rows": [(delta, E||V - I||^2, left side, left / E||V - I||^2)]}.
+
+    Parameters
+    ----------
+    deltas : sequence of float, the distances past s*.
+    alpha : float, the proximal parameter of eq. (11).
+    lam : float, the l1 weight.
+
+    Returns
+    -------
+    dict, ``s_star`` and ``rows``.
+
+    Raises
+    ------
+    RuntimeError
+        If block (0, 2) does not rest at s = 0 and move at s = 0.05 (the bisection would not bracket s*).
+    """
     X = bs2_not_critical_witness("l1").X
 
     def moves(s):  # the same rule as lemma_4_4_a_witness: a gain above step_tol (1 + |F|) is a step
@@ -318,6 +391,15 @@ def theorem_4_6_witness(steps: int = 300, rng=3) -> dict:
     for every T, while F(X_w) > F_inf makes c~ finite and positive: for eps = dist^2 / 2 and any
     T >= ceil(gamma phi c~ / eps), the theorem's conclusion min_t E dist^2 <= eps fails.
     The distance is computed twice (the suite's BVLS and an independent L-BFGS-B).
+
+    Parameters
+    ----------
+    steps : int, OBCD's steps.
+    rng : int or numpy.random.Generator, draws OBCD's blocks.
+
+    Returns
+    -------
+    dict, the witness, its block gaps, how far OBCD moved it, its distances and F's bounds.
     """
     w = bs2_not_critical_witness("l1")
     problem, X = w.problem, w.X
@@ -349,6 +431,21 @@ def theory_run(problem, X0, *, k: int = 2, alpha: float = 1.0, max_iter: int = 3
     ``checkpoints`` log-spaced iterations T the eps-BS_k measure (Definition 4.1), its running
     minimum and the bound c~/(T + 1), c~ = 2 (F(X^0) - F_inf)/alpha (Theorem 4.2(b)), F_inf replaced by
     ``F_lower`` (a valid lower bound; default: the certified global lower bound for n <= 5).
+
+    Parameters
+    ----------
+    problem : Problem, the problem min f(X) + h(X).
+    X0 : numpy.ndarray, the start, on St(n, r).
+    k : int, the block size.
+    alpha : float, the proximal parameter of eq. (11).
+    max_iter : int, OBCD's steps.
+    rng : int or numpy.random.Generator, draws the working sets.
+    checkpoints : int, the number of T checked.
+    F_lower : float or None, a lower bound of F on St(n, r).
+
+    Returns
+    -------
+    dict, the arrays named above.
     """
     Q = "exact" if k == 2 else "scalar"
     steps = {"decrease": [], "v_term": [], "x_term": []}
@@ -380,7 +477,17 @@ def theory_run(problem, X0, *, k: int = 2, alpha: float = 1.0, max_iter: int = 3
 
 def gamma_check(n: int, k: int, rng=0) -> dict:
     """Lemma 4.4's gamma = C(n, k)/C(n-2, k-2) = n(n-1)/(k(k-1)): for a skew A,
-    gamma * mean_B ||A_BB||_F^2 = ||A||_F^2 (each pair lies in C(n-2, k-2) of the C(n, k) blocks)."""
+    gamma * mean_B ||A_BB||_F^2 = ||A||_F^2 (each pair lies in C(n-2, k-2) of the C(n, k) blocks).
+
+    Parameters
+    ----------
+    n, k : int, the size of A and of the blocks.
+    rng : int or numpy.random.Generator, draws A.
+
+    Returns
+    -------
+    dict, gamma, its closed form and both sides of the identity.
+    """
     rng = np.random.default_rng(rng)
     M = rng.standard_normal((n, n))
     A = M - M.T
@@ -393,13 +500,31 @@ def gamma_check(n: int, k: int, rng=0) -> dict:
 
 def block_residuals(problem, X) -> dict:
     """dist(0, d_M K(I; X, B)) for every pair B (the quantity of Lemma 4.4(b)): sqrt(2) times the
-    distance of 0 to the pair's range of [G X^T - X G^T]_ij (two skew entries)."""
+    distance of 0 to the pair's range of [G X^T - X G^T]_ij (two skew entries).
+
+    Parameters
+    ----------
+    problem, X : as in :func:`obcd_lite.teaching.hierarchy.pair_conditions`.
+
+    Returns
+    -------
+    dict, {B: the residual}.
+    """
     ranges, _ = pair_conditions(problem, X)
     return {B: math.sqrt(2.0) * max(0.0, lo, -hi) for B, (lo, hi) in ranges.items()}
 
 
 def lemma44_check(problem, X) -> dict:
-    """Both sides of Lemma 4.4(b) at X for k = 2: dist^2(0, d_M F(X)) and gamma * mean_B dist^2(0, d_M K(I; X, B))."""
+    """Both sides of Lemma 4.4(b) at X for k = 2: dist^2(0, d_M F(X)) and gamma * mean_B dist^2(0, d_M K(I; X, B)).
+
+    Parameters
+    ----------
+    problem, X : as in :func:`block_residuals`.
+
+    Returns
+    -------
+    dict, ``lhs``, ``rhs``, ``holds`` and ``per_block``.
+    """
     n = X.shape[0]
     per_block = block_residuals(problem, X)
     gamma = math.comb(n, 2)

@@ -38,6 +38,19 @@ def subproblem_symbols(r: int = 1) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix]:
     """Symbolic data of problem (3) for k = 2: ``P`` (2x2), ``Qt`` (4x4 symmetric), ``Z`` (2 x r).
 
     Entries carry the paper's 1-based indices: ``P12``, ``Q14`` (= ``Q41``), ``Z21``.
+
+    Parameters
+    ----------
+    r : int, the columns of Z (1..9).
+
+    Returns
+    -------
+    tuple of sympy.Matrix, ``(P, Qt, Z)``.
+
+    Raises
+    ------
+    ValueError
+        If r is not an integer in 1..9.
     """
     if int(r) != r or r < 1 or r > 9:
         raise ValueError(f"r must be an integer in 1..9 (names use one digit), got {r!r}")
@@ -48,7 +61,22 @@ def subproblem_symbols(r: int = 1) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix]:
 
 
 def orthogonal_2x2(branch: str, cos=c, sin=s) -> sp.Matrix:
-    """rot(theta) = [[c, s], [-s, c]] or ref(theta) = [[-c, s], [s, c]] (Lemma 2.5)."""
+    """rot(theta) = [[c, s], [-s, c]] or ref(theta) = [[-c, s], [s, c]] (Lemma 2.5).
+
+    Parameters
+    ----------
+    branch : str, "rot" or "ref".
+    cos, sin : sympy.Expr, the entries c and s.
+
+    Returns
+    -------
+    sympy.Matrix, V.
+
+    Raises
+    ------
+    ValueError
+        If ``branch`` is neither "rot" nor "ref".
+    """
     if branch not in BRANCHES:
         raise ValueError(f"branch must be 'rot' or 'ref', got {branch!r}")
     if branch == "rot":
@@ -57,7 +85,16 @@ def orthogonal_2x2(branch: str, cos=c, sin=s) -> sp.Matrix:
 
 
 def vec(M: sp.Matrix) -> sp.Matrix:
-    """Stack the columns of M (the paper's vec)."""
+    """Stack the columns of M (the paper's vec).
+
+    Parameters
+    ----------
+    M : sympy.Matrix, the matrix.
+
+    Returns
+    -------
+    sympy.Matrix, the column vector.
+    """
     return sp.Matrix([M[i, j] for j in range(M.cols) for i in range(M.rows)])
 
 
@@ -67,10 +104,20 @@ def branch_coefficients_symbolic(branch: str, r: int = 1) -> dict:
     Expands 1/2 vec(V)^T Qt vec(V) + <V, P> as a polynomial in (c, s) and V Z as
     c x + s y (rows of V Z stacked), for V = rot or ref with symbolic (c, s).
 
+    Parameters
+    ----------
+    branch : str, "rot" or "ref".
+    r : int, the columns of Z.
+
     Returns
     -------
     dict
         ``a, b, cq, d, e`` (sympy expressions) and ``x, y`` (lists of length 2r).
+
+    Raises
+    ------
+    ValueError
+        If ``branch`` is neither "rot" nor "ref", or r is not an integer in 1..9.
     """
     P, Qt, Z = subproblem_symbols(r)
     V = orthogonal_2x2(branch)
@@ -95,6 +142,14 @@ def paper_branch_coefficients(branch: str, r: int = 1) -> dict:
 
     a = P22 +- P11, b = P12 -+ P21, c = (Q11 + Q44)/2 +- Q14, d = -Q12 +- Q13 -+ Q24 + Q34,
     e = (Q22 + Q33)/2 -+ Q23, x = [+-Z(1,:); Z(2,:)], y = [Z(2,:); -+Z(1,:)].
+
+    Parameters
+    ----------
+    branch, r : as in :func:`branch_coefficients_symbolic`.
+
+    Returns
+    -------
+    dict, As :func:`branch_coefficients_symbolic`.
     """
     P, Qt, Z = subproblem_symbols(r)
     sg = _SIGN[branch]
@@ -108,7 +163,16 @@ def paper_branch_coefficients(branch: str, r: int = 1) -> dict:
 
 
 def coefficient_residuals(branch: str, r: int = 1) -> dict:
-    """``simplify(ours - paper)`` for every coefficient of eq. (1-D); all zero means the paper is right."""
+    """``simplify(ours - paper)`` for every coefficient of eq. (1-D); all zero means the paper is right.
+
+    Parameters
+    ----------
+    branch, r : as in :func:`branch_coefficients_symbolic`.
+
+    Returns
+    -------
+    dict, {coefficient: residual}.
+    """
     ours, paper = branch_coefficients_symbolic(branch, r), paper_branch_coefficients(branch, r)
     out = {k: sp.simplify(ours[k] - paper[k]) for k in ("a", "b", "cq", "d", "e")}
     for k in ("x", "y"):
@@ -121,6 +185,14 @@ def lambdify_branch_coefficients(r: int):
 
     Same layout as ``subproblem.branch_coefficients`` (index 0 rot, 1 ref; x, y of
     shape (2, 2r)), so the two can be compared on random data.
+
+    Parameters
+    ----------
+    r : int, the columns of Z.
+
+    Returns
+    -------
+    callable, the numeric function.
     """
     P, Qt, Z = subproblem_symbols(r)
     upper = [(i, j) for i in range(4) for j in range(i, 4)]  # Qt's symbols are shared across the diagonal
@@ -144,12 +216,35 @@ def lambdify_branch_coefficients(r: int):
 # Step 2: the tan substitution (Lemma B.1)
 # --------------------------------------------------------------------------------------
 def circle_objective_smooth(cos=c, sin=s) -> sp.Expr:
-    """The smooth part of eq. (1-D): a c + b s + cq c^2 + d c s + e s^2."""
+    """The smooth part of eq. (1-D): a c + b s + cq c^2 + d c s + e s^2.
+
+    Parameters
+    ----------
+    cos, sin : sympy.Expr, the point (c, s).
+
+    Returns
+    -------
+    sympy.Expr, the smooth part.
+    """
     return a * cos + b * sin + cq * cos**2 + d * cos * sin + e * sin**2
 
 
 def tan_substituted(sigma: int) -> sp.Expr:
-    """Eq. (1-D)'s smooth part at (c, s) = sigma (1, t) / sqrt(1 + t^2), minus the constant e."""
+    """Eq. (1-D)'s smooth part at (c, s) = sigma (1, t) / sqrt(1 + t^2), minus the constant e.
+
+    Parameters
+    ----------
+    sigma : int, +1 or -1.
+
+    Returns
+    -------
+    sympy.Expr, the function of t.
+
+    Raises
+    ------
+    ValueError
+        If sigma is neither +1 nor -1.
+    """
     if sigma not in (1, -1):
         raise ValueError(f"sigma must be +1 or -1, got {sigma!r}")
     root = sp.sqrt(1 + t**2)
@@ -157,12 +252,30 @@ def tan_substituted(sigma: int) -> sp.Expr:
 
 
 def paper_p(sigma: int) -> sp.Expr:
-    """Smooth part of the paper's p(t) (sigma = +1) or p~(t) (sigma = -1) of Lemma B.1."""
+    """Smooth part of the paper's p(t) (sigma = +1) or p~(t) (sigma = -1) of Lemma B.1.
+
+    Parameters
+    ----------
+    sigma : int, +1 for p, -1 for p~.
+
+    Returns
+    -------
+    sympy.Expr, the function of t.
+    """
     return sigma * (a + b * t) / sp.sqrt(1 + t**2) + (w + d * t) / (1 + t**2)
 
 
 def tan_substitution_residual(sigma: int) -> sp.Expr:
-    """simplify(substituted objective - paper's p), with cq = w + e (the paper's w = c - e)."""
+    """simplify(substituted objective - paper's p), with cq = w + e (the paper's w = c - e).
+
+    Parameters
+    ----------
+    sigma : int, +1 or -1.
+
+    Returns
+    -------
+    sympy.Expr, the residual.
+    """
     return sp.simplify(tan_substituted(sigma).subs(cq, w + e) - paper_p(sigma))
 
 
@@ -171,6 +284,10 @@ def cos0_limits() -> dict:
 
     p(t) -> +-b while F(0, +-1) - e = +-b: the two candidates [0, 1], [0, -1] of Lemma B.1
     are the endpoints that the open line t in R never reaches.
+
+    Returns
+    -------
+    dict, the two limits and the two values.
     """
     return {"p(+inf)": sp.limit(paper_p(1), t, sp.oo), "p(-inf)": sp.limit(paper_p(1), t, -sp.oo),
             "F(0,1)-e": circle_objective_smooth(0, 1) - e, "F(0,-1)-e": circle_objective_smooth(0, -1) - e}
@@ -180,19 +297,38 @@ def cos0_limits() -> dict:
 # Step 3: stationarity and the quartic
 # --------------------------------------------------------------------------------------
 def stationarity_parts() -> tuple[sp.Expr, sp.Expr]:
-    """(G, H) with (1 + t^2)^2 p'(t) = G + H sqrt(1 + t^2): G = d - 2wt - dt^2, H = b - a t."""
+    """(G, H) with (1 + t^2)^2 p'(t) = G + H sqrt(1 + t^2): G = d - 2wt - dt^2, H = b - a t.
+
+    Returns
+    -------
+    tuple of sympy.Expr, (G, H).
+    """
     return d - 2 * w * t - d * t**2, b - a * t
 
 
 def stationarity_residual(sigma: int) -> sp.Expr:
-    """(1+t^2)^2 d/dt p_sigma(t) - (G + sigma H sqrt(1+t^2)); zero confirms the paper's p'(t)."""
+    """(1+t^2)^2 d/dt p_sigma(t) - (G + sigma H sqrt(1+t^2)); zero confirms the paper's p'(t).
+
+    Parameters
+    ----------
+    sigma : as in :func:`paper_p`.
+
+    Returns
+    -------
+    sympy.Expr, the residual.
+    """
     G, H = stationarity_parts()
     lhs = sp.diff(paper_p(sigma), t) * (1 + t**2) ** 2
     return sp.simplify(lhs - (G + sigma * H * sp.sqrt(1 + t**2)))
 
 
 def quartic_symbolic() -> list[sp.Expr]:
-    """[c4, c3, c2, c1, c0] of G^2 - H^2 (1 + t^2), the squared stationarity equation (Appendix B)."""
+    """[c4, c3, c2, c1, c0] of G^2 - H^2 (1 + t^2), the squared stationarity equation (Appendix B).
+
+    Returns
+    -------
+    list of sympy.Expr, the coefficients.
+    """
     G, H = stationarity_parts()
     return sp.Poly(sp.expand(G**2 - H**2 * (1 + t**2)), t).all_coeffs()
 
@@ -213,6 +349,21 @@ def quartic_agreement(numeric=None, n_random: int = 200, rng=0) -> list[bool]:
       5 > 2 values per variable is the same polynomial;
     * and to 1e-12 relative on ``n_random`` random points in [-5, 5]^4 (catches a numeric
       function that is not such a polynomial); ``rng`` (int seed or Generator) draws them.
+
+    Parameters
+    ----------
+    numeric : callable or None, the numeric coefficients; None: ``subproblem.quartic_coefficients``.
+    n_random : int, the random points.
+    rng : int or numpy.random.Generator, draws them.
+
+    Returns
+    -------
+    list of bool, the verdict per coefficient.
+
+    Raises
+    ------
+    ValueError
+        If ``numeric`` returns the wrong shape.
     """
     if numeric is None:
         from ..subproblem import quartic_coefficients as numeric
@@ -232,7 +383,12 @@ def quartic_agreement(numeric=None, n_random: int = 200, rng=0) -> list[bool]:
 
 def squaring_factorisation_residual() -> sp.Expr:
     """quartic - (G + H rho)(G - H rho) with rho^2 = 1 + t^2: zero means the quartic's roots are
-    exactly the stationary points of p (G + H rho = 0) together with those of p~ (G - H rho = 0)."""
+    exactly the stationary points of p (G + H rho = 0) together with those of p~ (G - H rho = 0).
+
+    Returns
+    -------
+    sympy.Expr, the residual.
+    """
     G, H = stationarity_parts()
     quartic = sum(k * t**i for i, k in enumerate(reversed(quartic_symbolic())))
     rho = sp.sqrt(1 + t**2)
@@ -240,7 +396,12 @@ def squaring_factorisation_residual() -> sp.Expr:
 
 
 def quartic_when_quadratic_vanishes() -> sp.Expr:
-    """The quartic for Qt = varsigma I (w = d = 0), factored: -(a t - b)^2 (t^2 + 1)."""
+    """The quartic for Qt = varsigma I (w = d = 0), factored: -(a t - b)^2 (t^2 + 1).
+
+    Returns
+    -------
+    sympy.Expr, the factored quartic.
+    """
     quartic = sum(k * t**i for i, k in enumerate(reversed(quartic_symbolic())))
     return sp.factor(quartic.subs({w: 0, d: 0}))
 
@@ -250,6 +411,10 @@ def circle_derivative_at_cos0() -> dict:
 
     So c4 = 0 exactly when [0, 1] or [0, -1] is a stationary point: the root the quartic
     loses when its degree drops sits at t = +-inf, i.e. at a cos theta = 0 candidate.
+
+    Returns
+    -------
+    dict, the two derivatives and their product.
     """
     theta = sp.Symbol("theta", real=True)
     F = circle_objective_smooth(sp.cos(theta), sp.sin(theta))
@@ -262,7 +427,12 @@ def circle_derivative_at_cos0() -> dict:
 # Step 4: the penalties along the line u(t) = (x + t y) / sqrt(1 + t^2)
 # --------------------------------------------------------------------------------------
 def zero_crossing() -> sp.Expr:
-    """The t where x_i + t y_i = 0 (y_i != 0): -x_i / y_i (the paper writes x_i / y_i)."""
+    """The t where x_i + t y_i = 0 (y_i != 0): -x_i / y_i (the paper writes x_i / y_i).
+
+    Returns
+    -------
+    sympy.Expr, the root.
+    """
     xi, yi = sp.symbols("x_i y_i", real=True, nonzero=True)
     (root,) = sp.solve(sp.Eq(xi + t * yi, 0), t)
     return root
@@ -274,6 +444,14 @@ def l1_interval_residual(n: int = 2) -> sp.Expr:
 
     The paper: (a t - b) rho - lam rho <o, y - t x> = d (1 + t^2) - 2 t (w + d t), rho = sqrt(1+t^2).
     Shifted: G + (b' - a' t) rho = 0 with a' = a + lam <o, x>, b' = b + lam <o, y>.
+
+    Parameters
+    ----------
+    n : int, the entries of x, y and o.
+
+    Returns
+    -------
+    sympy.Expr, the residual.
     """
     xs = sp.symbols(f"x1:{n + 1}", real=True)
     ys = sp.symbols(f"y1:{n + 1}", real=True)
@@ -288,7 +466,12 @@ def l1_interval_residual(n: int = 2) -> sp.Expr:
 
 
 def l1_term_derivative_residual() -> sp.Expr:
-    """d/dt [lam (alpha + beta t) / rho] - lam (beta - alpha t) / rho^3, zero: the shift's derivative."""
+    """d/dt [lam (alpha + beta t) / rho] - lam (beta - alpha t) / rho^3, zero: the shift's derivative.
+
+    Returns
+    -------
+    sympy.Expr, the residual.
+    """
     al, be = sp.symbols("alpha beta", real=True)
     rho = sp.sqrt(1 + t**2)
     return sp.simplify(sp.diff(lam * (al + be * t) / rho, t) - lam * (be - al * t) / rho**3)
@@ -299,6 +482,10 @@ def capped_crossing_quadratic() -> dict:
 
     Returns A, B, C and the discriminant, which factors as -4 tau^2 (tau^2 - x^2 - y^2): an
     entry reaches the cap on the circle only when sqrt(x^2 + y^2) >= tau.
+
+    Returns
+    -------
+    dict, ``A``, ``B``, ``C`` and ``discriminant``.
     """
     xi, yi = sp.symbols("x_i y_i", real=True)
     poly = sp.Poly(sp.expand((xi + t * yi) ** 2 - tau**2 * (1 + t**2)), t)
@@ -317,6 +504,17 @@ def circle_values(coeffs, h, c_, s_, keep=None) -> np.ndarray:
     Entries that are zero up to rounding (``penalties.snap_zeros``: |u_i| <= ZERO_ULPS eps
     ||(x_i, y_i)||, the (c_, s_) being on the unit circle) are set to 0.0 first, since the
     recipe aims at them.
+
+    Parameters
+    ----------
+    coeffs : tuple, ``(a, b, cq, d, e, x, y)``.
+    h : Penalty, the penalty.
+    c_, s_ : numpy.ndarray, the points.
+    keep : numpy.ndarray or None, the mask.
+
+    Returns
+    -------
+    numpy.ndarray, F per point.
     """
     a_, b_, cq_, d_, e_, x, y = coeffs
     c_, s_ = np.atleast_1d(np.asarray(c_, dtype=float)), np.atleast_1d(np.asarray(s_, dtype=float))
@@ -334,6 +532,15 @@ def real_roots(coeffs, imag_tol: float = 1e-6) -> np.ndarray:
     The package's one NumPy quartic solver, ``subproblem.breakpoint.quartic_real_roots`` (companion
     eigenvalues; a root with |Im| <= imag_tol (1 + |root|) counts as real, so a double root that
     rounding splits into a nearly real pair is kept), with its NaN slots dropped.
+
+    Parameters
+    ----------
+    coeffs : array_like, [c4, ..., c0].
+    imag_tol : float, the relative imaginary part that counts as real.
+
+    Returns
+    -------
+    numpy.ndarray, the real roots.
     """
     from ..subproblem.breakpoint import quartic_real_roots
 
@@ -360,6 +567,10 @@ def paper_candidates(coeffs, h, sigma: int, crossing_sign: int = 1, drop_zero_y:
     crossing_sign : +1 takes the paper's breakpoints t = x_i / y_i, -1 the correct -x_i / y_i.
     drop_zero_y : drop the entries with y_i = 0, as the paper says ("does not affect the minimizer").
     l1_intervals : "paper" splits the line at the 4r points +-x_i/y_i; "kinks" at the true kinks.
+
+    Returns
+    -------
+    numpy.ndarray, the candidates t, sorted.
     """
     a_, b_, cq_, d_, e_, x, y = coeffs
     keep = (y != 0) if drop_zero_y else np.ones_like(y, dtype=bool)
@@ -401,6 +612,17 @@ def paper_choice(coeffs, h, **recipe) -> tuple[float, float, float]:
     Per half circle, t_sigma minimizes p_sigma over the recipe's Theta, where p_sigma is
     built from the entries the recipe keeps (y_i = 0 dropped when ``drop_zero_y``); then
     Lemma B.1 compares F(c, s) -- eq. (1-D) with every entry -- at [c1, s1], [c2, s2], [0, +-1].
+
+    Parameters
+    ----------
+    coeffs : tuple, ``(a, b, cq, d, e, x, y)`` of one branch.
+    h : Penalty, the penalty.
+    **recipe
+        The keywords of :func:`paper_candidates` after ``sigma``.
+
+    Returns
+    -------
+    tuple of float, (c, s, value).
     """
     keep = (coeffs[6] != 0) if recipe.get("drop_zero_y", True) else None
     finals_c, finals_s = [0.0, 0.0], [1.0, -1.0]
@@ -424,6 +646,17 @@ def paper_solve(Qt, P, Z, h, **recipe) -> float:
 
     ``recipe`` as in ``paper_candidates``; with crossing_sign=-1, drop_zero_y=False,
     l1_intervals="kinks" it is the corrected recipe and must match ``solve_2x2``.
+
+    Parameters
+    ----------
+    Qt, P, Z : array_like, the data of problem (3).
+    h : Penalty, the penalty.
+    **recipe
+        The keywords of :func:`paper_candidates` after ``sigma``.
+
+    Returns
+    -------
+    float, the value.
     """
     from ..subproblem import branch_coefficients
 
@@ -433,13 +666,32 @@ def paper_solve(Qt, P, Z, h, **recipe) -> float:
 
 
 def l1_sign_vectors(x, y, cuts) -> np.ndarray:
-    """The sign vector o = sign(x + t y) on each open interval cut by the sorted ``cuts`` (one row each)."""
+    """The sign vector o = sign(x + t y) on each open interval cut by the sorted ``cuts`` (one row each).
+
+    Parameters
+    ----------
+    x, y : numpy.ndarray, the entries u = x + t y.
+    cuts : array_like, the interval ends.
+
+    Returns
+    -------
+    numpy.ndarray, one sign vector per interval.
+    """
     x, y = np.asarray(x, float), np.asarray(y, float)
     return np.array([np.sign(x + m * y) for m in _interval_points(np.sort(np.asarray(cuts, float)))])
 
 
 def paper_l1_cuts(x, y) -> np.ndarray:
-    """The paper's 4r interval ends z = {+x_i/y_i, -x_i/y_i} (entries with y_i = 0 dropped)."""
+    """The paper's 4r interval ends z = {+x_i/y_i, -x_i/y_i} (entries with y_i = 0 dropped).
+
+    Parameters
+    ----------
+    x, y : numpy.ndarray, the entries u = x + t y.
+
+    Returns
+    -------
+    numpy.ndarray, the cuts, sorted.
+    """
     x, y = np.asarray(x, float), np.asarray(y, float)
     nz = y != 0
     return np.sort(np.concatenate([x[nz] / y[nz], -x[nz] / y[nz]]))
