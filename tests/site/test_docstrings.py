@@ -88,6 +88,7 @@ NUMPYDOC_MODULES = {
     "obcd_lite.teaching.paper_rates", "obcd_lite.teaching.paper_checks", "obcd_lite.teaching.exercises",
     "obcd_lite.teaching.critical_points", "obcd_lite.teaching.ledger", "obcd_lite.teaching.one_step",
     "obcd_lite.install_check",
+    "obcd_lite.teaching.paper_recipe", "obcd_lite.teaching.completeness_blocks",
 }
 NUMPYDOC_BUDGET = 56
 
