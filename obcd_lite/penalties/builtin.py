@@ -1,6 +1,6 @@
 """The built-in penalties: h = 0, l0, l1, capped-l1 and the indicator of X >= 0, and the one table of their
 names (:data:`PENALTY_NAMES`, :func:`penalty_by_name`). Each owns its value, its pieces along a line, its
-proximal map, a subgradient and its limiting subdifferential (the interface: :class:`.base.Penalty`).
+proximal map, a subgradient and its limiting subdifferential (the interface: :class:`~.base.Penalty`).
 """
 from __future__ import annotations
 

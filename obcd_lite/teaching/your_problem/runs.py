@@ -1,7 +1,8 @@
-"""Notebook 08's runs on its three problems (:mod:`.problems`): OBCD next to pymanopt's trust regions for h = 0
-(:func:`smooth_runs`), next to ManPG and RSubGrad with an h (:func:`penalized_runs`), the levels of the
-hierarchy their outputs reach (:func:`hierarchy_table`), and the hierarchy explorer's compute (:func:`explore`;
-figure: ``viz.hierarchy.certificate_figure``, wiring: ``widgets.your_problem``).
+"""Notebook 08's runs on its three problems (:mod:`~obcd_lite.teaching.your_problem.problems`): OBCD next to
+pymanopt's trust regions for h = 0 (:func:`smooth_runs`), next to ManPG and RSubGrad with an h
+(:func:`penalized_runs`), the levels of the hierarchy their outputs reach (:func:`hierarchy_table`), and the
+hierarchy explorer's compute (:func:`explore`; figure: ``viz.hierarchy.certificate_figure``, wiring:
+``widgets.your_problem``).
 """
 from __future__ import annotations
 
