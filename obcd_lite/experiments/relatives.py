@@ -182,7 +182,7 @@ ABLATION = {"OBCD": ("obcd", {}), "one step": ("obcd_step", {}), "rotations only
 ABLATION_PROBLEMS = ("pca", "l0", "l1", "nonneg")
 #: lam per (problem, data set): where the loadings are sparse but not one entry per column.
 ABLATION_LAMS = {("l1", "spiked"): 0.03, ("l0", "spiked"): 1e-3, ("l1", "digits"): 0.02, ("l0", "digits"): 1e-3}
-#: Relative tolerance of "time to target" (as :data:`obcd_lite.experiments.runner.TARGET_RTOL`).
+#: Relative tolerance of "time to target" (as :data:`obcd_lite.experiments.records.TARGET_RTOL`).
 TARGET_RTOL = 1e-6
 #: Criticality is judged at this relative residual (a limit reached to finite accuracy).
 CRITICAL_RTOL = 1e-6

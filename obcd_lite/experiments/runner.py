@@ -15,19 +15,18 @@ runs go to other processes, each measured in its own process by the solver's Rec
 worker loads the data from their seeds (checked against this process's by a digest) and warms the
 solvers up before its first timed run, and runs with one BLAS thread. For a grid bounded by
 iterations the records and histories are those of a serial run except the seconds.
+
+What a grid keeps (the :class:`~.records.Experiment`, saving, resuming, checkpoints, time to target): :mod:`.records`.
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 import itertools
-import os
-import pickle
 import time
 import uuid
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -41,6 +40,8 @@ from ..stiefel import feasibility, identity_init, random_stiefel
 from ..validation import UnsupportedProblemError, check_nonnegative
 from .metrics import NNZ_TOL, adjusted_explained_variance, sparsity
 from .parallel import concurrent_runs, settled
+from .records import (CHECKPOINT_EVERY, Experiment, assemble, failed_record, reusable_runs, run_identity,
+                      write_checkpoint)
 
 #: Problem names: l0-SPCA, l1-SPCA (Section 1.1) and nonnegative PCA (Appendix E.1).
 PROBLEMS = ("l0", "l1", "nonneg")
@@ -50,85 +51,10 @@ STARTS = ("identity", "random")
 #: ℓ1 sweep of issue 19 made the compiled OBCD reach that in 1.5-23 s on the paper's randn-500-1000,
 #: which cut OBCD, and only OBCD, short of the paper's 40-60 s budgets.)
 DEFAULT_MAX_ITER = 10**9
-#: Relative tolerance of :func:`time_to_target`.
-TARGET_RTOL = 1e-6
 #: Share of the time budget the first method of a warm start "A+B" may use at most.
 WARM_START_SHARE = 0.5
 #: Nonnegative PCA is also scored by f(X) + 1000 ||min(0, X)||_F (Appendix E, "surrogate").
 NONNEG_SURROGATE_WEIGHT = 1000.0
-
-#: The stop reason of a run that raised (its error column holds the exception) or whose worker died.
-FAILED = "failed"
-#: Seconds between two writes of ``run_experiment(checkpoint=...)`` (and one at the end).
-CHECKPOINT_EVERY = 10.0
-
-#: The columns of the table :func:`run_experiment` returns, one row per run.
-RECORD_COLUMNS = ("run", "method", "problem", "dataset", "m", "n", "r", "lam", "scale", "seed", "start", "F",
-                  "feasibility", "nnz", "density", "explained_variance", "negativity", "surrogate", "seconds",
-                  "iterations", "stop_reason", "error")
-
-
-@dataclass
-class Experiment:
-    """What :func:`run_experiment` returns.
-
-    Attributes
-    ----------
-    records : pandas.DataFrame
-        One row per run (columns :data:`RECORD_COLUMNS`).
-    histories : pandas.DataFrame
-        The solvers' history rows, long format, with the run's identifying columns.
-    points : dict
-        run -> the returned X.
-    datasets : dict
-        (name, m, n, seed) -> the :class:`~obcd_lite.data.Dataset` used (empty once saved).
-    settings : dict
-        The budget (``time_limit``, ``max_iter``, ``options``) and the data digests (for ``resume``).
-    """
-
-    records: pd.DataFrame
-    histories: pd.DataFrame
-    points: dict = field(default_factory=dict, repr=False)
-    datasets: dict = field(default_factory=dict, repr=False)
-    settings: dict = field(default_factory=dict, repr=False)
-
-    def save(self, path) -> None:
-        """Write the experiment to ``path`` (a pickle; :func:`load_experiment` reads it back) without
-        the data sets, which can be large (a 5000 x 5000 C) and are rebuilt from their seeds by
-        :func:`~obcd_lite.data.load_dataset` (their digests stay in ``settings`` for ``resume``).
-
-        Parameters
-        ----------
-        path : str or os.PathLike
-            The file to write.
-        """
-        with open(path, "wb") as file:
-            pickle.dump(dataclasses.replace(self, datasets={}), file)
-
-
-def load_experiment(path) -> Experiment:
-    """An :class:`Experiment` written by :meth:`Experiment.save` (or by ``run_experiment(checkpoint=...)``).
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        The file to read.
-
-    Returns
-    -------
-    Experiment
-        The saved experiment (its ``datasets`` empty).
-
-    Raises
-    ------
-    TypeError
-        If the file holds something else.
-    """
-    with open(path, "rb") as file:
-        experiment = pickle.load(file)
-    if not isinstance(experiment, Experiment):
-        raise TypeError(f"{path!r} holds a {type(experiment).__name__}, not an Experiment")
-    return experiment
 
 
 def build_problem(problem: str, C, lam: float = 0.0, scale: float | None = None) -> QuadraticProblem:
@@ -258,7 +184,7 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
     """Run every combination and collect records and histories.
 
     A run that raises (or whose pool worker dies) does not stop the grid: its row has stop_reason
-    :data:`FAILED` and the exception in ``error`` (method, data set and seed are in its row), and
+    :data:`~.records.FAILED` and the exception in ``error`` (method, data set and seed are in its row), and
     every other run is kept; ``resume=`` redoes the failed runs only.
 
     Parameters
@@ -301,13 +227,13 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
         worker threads per host than cores (:func:`.parallel.concurrent_runs` checks and counts;
         at most that many runs are in flight).
     resume : Experiment or str or os.PathLike or None
-        A previous :class:`Experiment` (or the path of one saved by :meth:`Experiment.save` or
+        A previous :class:`~.records.Experiment` (or the path of one saved by :meth:`~.records.Experiment.save` or
         ``checkpoint``) of the same ``time_limit``, ``max_iter`` and ``options``: its finished runs
         (every row but the failed ones) are taken over, renumbered in this grid, with their histories
         and points; only the others run. The grid may grow (more seeds, lams, methods).
     checkpoint : str or os.PathLike or None
-        The experiment so far is written there (:meth:`Experiment.save`) every
-        :data:`CHECKPOINT_EVERY` seconds and at the end, so that a grid killed midway resumes from it.
+        The experiment so far is written there (:meth:`~.records.Experiment.save`) every
+        :data:`~.records.CHECKPOINT_EVERY` seconds and at the end, so that a grid killed midway resumes from it.
 
     Returns
     -------
@@ -359,7 +285,7 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
         digests[key] = _digest(ds)
 
     settings = {**budget, "digests": digests}
-    reusable = _reusable(resume, budget, digests)
+    reusable = reusable_runs(resume, budget, digests)
     grid = [(p, name, lam, seed, start, method)
             for p in problems for name in datasets for lam in (lams if p != "nonneg" else (np.nan,))
             for seed in seeds for start in starts for method in methods]
@@ -370,8 +296,8 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
         ident = dict(run=run, method=method, problem=p, dataset=name, m=data[key].m, n=data[key].n, r=int(r),
                      lam=lam, scale=0.5 if p == "nonneg" else (1.0 if scales[p] is None else scales[p]),
                      seed=int(seed), start=start)
-        if _identity(ident) in reusable:  # finished in the resumed experiment: taken over, not redone
-            record, history, X = reusable[_identity(ident)]
+        if run_identity(ident) in reusable:  # finished in the resumed experiment: taken over, not redone
+            record, history, X = reusable[run_identity(ident)]
             records[run] = {**record, "run": run}
             if history is not None:
                 histories[run], points[run] = history.assign(run=run), X
@@ -390,7 +316,7 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
     from tqdm.auto import tqdm
 
     def experiment() -> Experiment:
-        return _assemble(records, histories, points, data, settings)
+        return assemble(records, histories, points, data, settings)
 
     written = time.monotonic()
     with tqdm(total=len(specs), delay=1.0, disable=progress is False, desc="runs", leave=False) as bar:
@@ -398,68 +324,20 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
             if error is not None:  # raised in the executor (a dead worker), not in the run
                 if isinstance(error, UnsupportedProblemError) and spec.on_unsupported == "raise":
                     raise error
-                outcome = spec.ident["run"], _failure(spec.ident, error), None, None
+                outcome = spec.ident["run"], failed_record(spec.ident, error), None, None
             run, record, history, X = outcome
             records[run] = record
             if history is not None:
                 histories[run], points[run] = history, X
             bar.update()
             if checkpoint is not None and time.monotonic() - written >= CHECKPOINT_EVERY:
-                _write(experiment(), checkpoint)
+                write_checkpoint(experiment(), checkpoint)
                 written = time.monotonic()
     result = experiment()
     if checkpoint is not None:
-        _write(result, checkpoint)
+        write_checkpoint(result, checkpoint)
     return result
 
-
-#: The columns that identify a run across calls (for ``resume``).
-IDENTITY = ("method", "problem", "dataset", "m", "n", "r", "lam", "scale", "seed", "start")
-
-
-def _identity(row: dict) -> tuple:
-    return tuple("nan" if isinstance(row[k], float) and np.isnan(row[k]) else row[k] for k in IDENTITY)
-
-
-def _reusable(resume, budget: dict, digests: dict) -> dict:
-    """identity -> (record, history or None, X or None) of the finished runs of ``resume``."""
-    if resume is None:
-        return {}
-    if not isinstance(resume, Experiment):
-        resume = load_experiment(resume)
-    differ = [key for key in budget if resume.settings.get(key) != budget[key]]
-    if differ:
-        raise ValueError("resume: the previous experiment ran with " + ", ".join(
-            f"{key} = {resume.settings.get(key)!r}" for key in differ) + ", this call has " + ", ".join(
-            f"{key} = {budget[key]!r}" for key in differ) + "; a resumed grid keeps its budget and options")
-    for key, digest in resume.settings.get("digests", {}).items():
-        if key in digests and digest != digests[key]:
-            raise ValueError(f"resume: data set {key} of the previous experiment differs from this one's "
-                             "(another machine rounds A^T A differently); rerun it instead")
-    runs = dict(tuple(resume.histories.groupby("run"))) if len(resume.histories) else {}
-    return {_identity(record): (record, runs.get(record["run"]), resume.points.get(record["run"]))
-            for record in resume.records.to_dict("records") if record["stop_reason"] != FAILED}
-
-
-def _failure(ident: dict, error: BaseException) -> dict:
-    """The record of a run that raised: its identity, the error, no values."""
-    return {**ident, "F": np.nan, "seconds": np.nan, "iterations": 0, "stop_reason": FAILED,
-            "error": f"{type(error).__name__}: {error}"}
-
-
-def _assemble(records: dict, histories: dict, points: dict, data: dict, settings: dict) -> Experiment:
-    history_frame = (pd.concat([histories[run] for run in sorted(histories)], ignore_index=True) if histories
-                     else pd.DataFrame(columns=["run", "iteration", "seconds", "F", "feasibility", "nnz"]))
-    return Experiment(records=pd.DataFrame([records[run] for run in sorted(records)], columns=list(RECORD_COLUMNS)),
-                      histories=history_frame, points=dict(sorted(points.items())), datasets=data,
-                      settings=dict(settings))
-
-
-def _write(experiment: Experiment, path) -> None:
-    """Save atomically: a run killed while writing leaves the previous checkpoint intact."""
-    partial = f"{path}.partial"
-    experiment.save(partial)
-    os.replace(partial, path)
 
 
 def _check_scales(scale, problems) -> dict:
@@ -524,7 +402,7 @@ def _execute(spec: _Run, ds: Dataset | None = None) -> tuple:
     except UnsupportedProblemError:
         raise  # only with on_unsupported="raise" (_run_one records it otherwise)
     except Exception as exc:  # noqa: BLE001 (a failing run is recorded; the grid goes on)
-        return ident["run"], _failure(ident, exc), None, None
+        return ident["run"], failed_record(ident, exc), None, None
     if p == "nonneg" and X is not None:  # the paper's score for (possibly) infeasible methods
         row["surrogate"] = problem.f(X) + NONNEG_SURROGATE_WEIGHT * row["negativity"]
     return ident["run"], {**ident, **row}, None if history is None else history.assign(**ident), X
@@ -590,46 +468,3 @@ def _run_one(problem, X0, stages, ds: Dataset, seed: int, time_limit: float, max
                negativity=float(np.linalg.norm(np.minimum(X, 0.0))), seconds=seconds, iterations=iterations,
                stop_reason="; ".join(reasons), error=None)
     return row, pd.concat(parts, ignore_index=True), X
-
-
-def time_to_target(experiment: Experiment, rtol: float = TARGET_RTOL, feasibility_tol: float = 1e-8) -> pd.DataFrame:
-    """Seconds each run needs to come within ``rtol`` (relative) of the best F of its instance.
-
-    An instance is (problem, dataset, m, n, r, lam, seed). Its best F is the smallest F found by
-    any method: at a returned point (the records) or at a logged iterate with
-    ``||X^T X - I||_F <= feasibility_tol`` (the histories; an infeasible iterate cannot set the
-    target). A run reaches the target at its first such history row with
-    F <= F_best + rtol |F_best| (NaN if never).
-
-    Parameters
-    ----------
-    experiment : Experiment
-        The output of :func:`run_experiment`.
-    rtol : float
-        The relative tolerance, >= 0.
-    feasibility_tol : float
-        The largest ``||X^T X - I||_F`` of a logged iterate that may set or reach the target.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per run: run, method, start, the instance's keys, F, F_best and ``seconds_to_target``.
-    """
-    rtol = check_nonnegative(rtol, "rtol")
-    keys = ["problem", "dataset", "m", "n", "r", "lam", "seed"]
-    rec = experiment.records.copy()
-    rec["lam"] = rec["lam"].fillna(-1.0)  # NaN lam (nonneg) must still group
-    hist = experiment.histories
-    feasible = hist[hist["feasibility"] <= feasibility_tol]
-    best_logged = feasible.groupby("run")["F"].min()
-    rec["F_found"] = np.fmin(rec["F"].to_numpy(), rec["run"].map(best_logged).to_numpy(dtype=float))
-    rec["F_best"] = rec.groupby(keys)["F_found"].transform("min")
-    rec["target"] = rec["F_best"] + rtol * rec["F_best"].abs()
-    times = []
-    for row in rec.itertuples():
-        h = feasible[feasible["run"] == row.run]
-        hit = h[h["F"] <= row.target]
-        times.append(float(hit["seconds"].iloc[0]) if len(hit) else np.nan)
-    rec["seconds_to_target"] = times
-    rec["lam"] = rec["lam"].replace(-1.0, np.nan)
-    return rec[["run", "method", "start", *keys, "F", "F_best", "seconds_to_target"]]

@@ -17,7 +17,8 @@ import pandas as pd
 
 from ..solvers import SOLVERS
 from .metrics import support_recovery
-from .runner import Experiment, run_experiment, time_to_target
+from .records import Experiment, time_to_target
+from .runner import run_experiment
 
 #: The explorer's defaults.
 DEFAULTS = dict(problem="l1", dataset="spiked", lam=0.03, r=2, n=50, time_budget=0.3, seed=0)

@@ -17,7 +17,8 @@ import math
 import numpy as np
 from numba import njit
 
-from ..penalties import CAPPED_KIND, EPS, L1_KIND, NONNEG_KIND, ZERO_ULPS
+from ..penalties import CAPPED_KIND, L1_KIND, NONNEG_KIND
+from ..rounding import EPS, ZERO_ULPS
 
 _ZERO_TOL = ZERO_ULPS * EPS  # an entry is zero when |x c + y s| <= _ZERO_TOL hypot(x, y), as in snap_zeros
 _TWO_PI = 2.0 * math.pi

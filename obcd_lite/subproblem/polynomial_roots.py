@@ -14,7 +14,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..penalties import EPS
+from ..rounding import EPS
 
 _EPS = float(EPS)
 

@@ -1,6 +1,6 @@
 """Notebook 08's figure: OBCD's F along the run on each problem, against pymanopt's trust-region value.
 
-Pure drawing: the runs come from :func:`obcd_lite.teaching.your_problem.smooth_runs`.
+Pure drawing: the runs come from :func:`obcd_lite.teaching.your_problem.runs.smooth_runs`.
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def descent_figure(runs: dict, figsize=(11, 3.4)):
     Parameters
     ----------
     runs : dict
-        {name: SmoothRun} of :func:`obcd_lite.teaching.your_problem.smooth_runs`.
+        {name: SmoothRun} of :func:`obcd_lite.teaching.your_problem.runs.smooth_runs`.
     figsize : tuple of float
         The figure's size in inches.
 

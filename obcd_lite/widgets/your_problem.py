@@ -1,6 +1,6 @@
 """Notebook 08's explorer: one of the three problems, a penalty, a solver, a budget; the levels its output attains.
 
-Wiring only (:func:`~obcd_lite.widgets.base.explorer`): the compute is :func:`obcd_lite.teaching.your_problem.explore`,
+Wiring only (:func:`~obcd_lite.widgets.base.explorer`): the compute is :func:`obcd_lite.teaching.your_problem.runs.explore`,
 the figure :func:`obcd_lite.viz.hierarchy.certificate_figure` (the same certificates as notebook 05's explorer).
 """
 from __future__ import annotations
@@ -41,7 +41,7 @@ def build_explorer(problem: str = "quartic", penalty_name: str = "none", lam: fl
     Returns
     -------
     Explorer
-        The controls, the certificate figure and the summary (:func:`obcd_lite.teaching.your_problem.explore`).
+        The controls, the certificate figure and the summary (:func:`obcd_lite.teaching.your_problem.runs.explore`).
     """
     style = slider_layout()
     controls = {

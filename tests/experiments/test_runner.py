@@ -9,7 +9,7 @@ import pytest
 
 from obcd_lite import SOLVERS, feasibility
 from obcd_lite.experiments import build_problem, run_experiment, start_point, time_to_target
-from obcd_lite.experiments.runner import FAILED, RECORD_COLUMNS, load_experiment
+from obcd_lite.experiments.records import FAILED, RECORD_COLUMNS, load_experiment
 from obcd_lite.validation import UnsupportedProblemError
 
 BUDGET = 0.05

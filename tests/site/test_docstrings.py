@@ -66,6 +66,7 @@ def test_every_public_name_has_a_docstring():
 NUMPYDOC_CHECKS = {"PR01", "PR02", "RT01"}
 NUMPYDOC_MODULES = {
     "obcd_lite.stiefel", "obcd_lite.rounding", "obcd_lite.results", "obcd_lite.penalties",
+    "obcd_lite.penalties.base", "obcd_lite.penalties.builtin",
     "obcd_lite.solvers.obcd", "obcd_lite.subproblem.majorizer", "obcd_lite.subproblem.reference",
     "obcd_lite.subproblem.breakpoint", "obcd_lite.subproblem.brute_force", "obcd_lite.subproblem.global_3x3",
     "obcd_lite.teaching.breakpoint", "obcd_lite.teaching.instances", "obcd_lite.viz.breakpoint",
@@ -81,8 +82,10 @@ NUMPYDOC_MODULES = {
     "obcd_lite.experiments.metrics", "obcd_lite.experiments.sparse_pca", "obcd_lite.teaching.errata",
     "obcd_lite.teaching.completeness_steps", "obcd_lite.teaching.o2",
     "obcd_lite.protocol", "obcd_lite.smooth", "obcd_lite.validation", "obcd_lite.problems",
-    "obcd_lite.solvers.obcd_smooth", "obcd_lite.teaching.your_problem", "obcd_lite.teaching.paper_kl",
-    "obcd_lite.experiments.partition_search", "obcd_lite.experiments.runner", "obcd_lite.experiments.parallel",
+    "obcd_lite.solvers.obcd_smooth", "obcd_lite.teaching.your_problem",
+    "obcd_lite.teaching.your_problem.problems", "obcd_lite.teaching.your_problem.runs", "obcd_lite.teaching.paper_kl",
+    "obcd_lite.experiments.partition_search", "obcd_lite.experiments.runner", "obcd_lite.experiments.records",
+    "obcd_lite.experiments.parallel",
     "obcd_lite.viz.your_problem", "obcd_lite.widgets.your_problem",
     "obcd_lite.teaching.symbolic", "obcd_lite.teaching.hierarchy", "obcd_lite.teaching.completeness",
     "obcd_lite.teaching.paper_rates", "obcd_lite.teaching.paper_checks", "obcd_lite.teaching.exercises",

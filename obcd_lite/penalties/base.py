@@ -1,0 +1,314 @@
+"""The penalty interface and the zero rule: the :class:`Penalty` base class, which every coordinate-wise
+separable penalty h(X) = sum_ij h(X_ij) (assumption Asm-ii) subclasses, the codes of the compiled sweep,
+and the helpers that decide when an entry is zero to rounding (the built-in penalties: :mod:`.builtin`).
+
+Each penalty is a callable ``h(M) -> float``. For the breakpoint search of
+``solve_2x2`` each one also describes itself along a line: for
+u(t) = (x + t y) / sqrt(1 + t^2), ``pieces(x, y)`` returns the breakpoints in t
+and, on every interval between them, (alpha, beta, gamma) with
+
+    sum_i h(u_i(t)) = (alpha + beta t) / sqrt(1 + t^2) + gamma,
+
+and, where h is not continuous, ``break_values`` gives sum_i h(u_i(t)) at the
+breakpoints themselves. Inputs are batched: x and y have shape (m, n_e);
+breakpoints come back as an (m, K) array with absent ones at +inf (sorted
+ascending unless one set of coefficients holds on the whole line), the coefficients as
+(m, K + 1) arrays (interval l lies between breakpoints l - 1 and l; the first
+and last columns hold as t -> -inf and t -> +inf), or as (m, 1) arrays when one
+set of coefficients holds on the whole line.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..rounding import EPS, ZERO_ULPS, column_norms, zero_mask
+
+# An entry of V Z counts as exactly zero when |(V Z)_ij| <= ZERO_ULPS * eps * ||Z[:, j]||: that is
+# the rounding level of the product (V has unit rows), whatever the angle (the one rule: rounding.py).
+
+# The compiled sweep's codes for the penalties it knows (``subproblem.sweep``); None: use pieces().
+ZERO_KIND = 0
+L1_KIND = 1
+L0_KIND = 2
+CAPPED_KIND = 3
+NONNEG_KIND = 4
+
+
+def snap_zeros(VZ: np.ndarray, Z: np.ndarray) -> np.ndarray:
+    """V Z with the entries that are zero to rounding set to exactly 0.0.
+
+    An entry is zero to rounding when |.| <= ZERO_ULPS eps ||Z[:, j]|| (for any V with unit rows).
+
+    Parameters
+    ----------
+    VZ : numpy.ndarray
+        (k, r) or batched (..., k, r).
+    Z : numpy.ndarray
+        (k, r), the rows before the step.
+
+    Returns
+    -------
+    numpy.ndarray
+        VZ with its zeros exact (a new array).
+    """
+    return np.where(np.abs(VZ) <= ZERO_ULPS * EPS * column_norms(Z), 0.0, VZ)  # (no overflow at 1e200)
+
+
+def zero_at(x: np.ndarray, y: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Which entries of u(t) = (x + t y)/sqrt(1+t^2) are zero (to rounding) at each t.
+
+    Parameters
+    ----------
+    x, y : numpy.ndarray
+        (m, n_e).
+    t : numpy.ndarray
+        (m, K).
+
+    Returns
+    -------
+    numpy.ndarray
+        (m, K, n_e) booleans.
+    """
+    size = ZERO_ULPS * EPS * np.hypot(x, y)[:, None, :] * np.hypot(1.0, t)[:, :, None]
+    return np.abs(x[:, None, :] + t[:, :, None] * y[:, None, :]) <= size
+
+
+class Penalty:
+    """Base class: a separable penalty given by its elementwise value.
+
+    A penalty owns everything the solvers and certificates need of it: its value, its pieces
+    along a line (the breakpoint search), its code for the compiled sweep (``sweep_kind``,
+    inherited by subclasses), its proximal map, a subgradient, and its limiting subdifferential
+    entry by entry as an interval.
+    """
+
+    #: h(-u) == h(u) for every u; the breakpoint search then reuses its pieces.
+    symmetric = True
+    #: h(u / rho) is continuous in t, so a breakpoint's value is its left piece's limit.
+    continuous = True
+    #: The compiled sweep's code for this penalty, or None (then the search uses ``pieces``).
+    sweep_kind: int | None = None
+    #: h is finite everywhere (False for an indicator: a method that leaves its domain cannot use it).
+    finite = True
+    #: A subgradient carries information (False for l0: it is 0 wherever h is differentiable).
+    subgradient_informative = True
+    #: h is convex (proximal-gradient theory such as ManPG's needs it).
+    convex = False
+
+    def kink_levels(self) -> tuple[float, ...]:
+        """The values u where the elementwise h is not smooth (a brute force samples them).
+
+        Returns
+        -------
+        tuple of float
+            (0.0,) unless a subclass says otherwise.
+        """
+        return (0.0,)
+
+    def sweep_params(self) -> tuple[float, float]:
+        """``(lam, tau)`` as the compiled sweep reads them.
+
+        Returns
+        -------
+        tuple of float
+            The weight and the cap (0.0 where the penalty has none).
+        """
+        return float(getattr(self, "lam", 0.0)), float(getattr(self, "tau", 0.0))
+
+    def elementwise(self, U: np.ndarray) -> np.ndarray:
+        """h entry by entry: an array of U's shape whose sum is h(U) (inf where U is infeasible).
+
+        Parameters
+        ----------
+        U : numpy.ndarray
+            Any shape.
+
+        Returns
+        -------
+        numpy.ndarray
+            The shape of U.
+        """
+        raise NotImplementedError
+
+    def prox(self, M, t: float) -> np.ndarray:
+        """argmin_U h(U) + ||U - M||_F^2 / (2 t), entry by entry (t > 0).
+
+        Parameters
+        ----------
+        M : array_like
+            The point.
+        t : float
+            The step, t > 0.
+
+        Returns
+        -------
+        numpy.ndarray
+            The proximal point, the shape of M.
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no proximal map")
+
+    def prox_jacobian(self, M, t: float) -> np.ndarray:
+        """The diagonal of one element of the generalized (Clarke) Jacobian of ``prox(., t)`` at M.
+
+        Entry by entry: what a semismooth Newton method on the prox needs, e.g. ManPG's.
+
+        Parameters
+        ----------
+        M, t
+            As for :meth:`prox`.
+
+        Returns
+        -------
+        numpy.ndarray
+            The diagonal, the shape of M.
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no generalized Jacobian of its proximal map")
+
+    def subgradient(self, M) -> np.ndarray:
+        """One element of the limiting subdifferential of h at M (the one of least norm).
+
+        Parameters
+        ----------
+        M : array_like
+            The point (h(M) finite).
+
+        Returns
+        -------
+        numpy.ndarray
+            The shape of M.
+        """
+        lo, hi = self.subdifferential(M)
+        return np.clip(0.0, lo, hi)
+
+    def subdifferential(self, M) -> tuple[np.ndarray, np.ndarray]:
+        """The limiting subdifferential of h at M, entry by entry, as intervals (infinite ends allowed).
+
+        Parameters
+        ----------
+        M : array_like
+            The point (h(M) finite).
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(lo, hi)``, the shape of M: (dh(M))_ij = [lo_ij, hi_ij].
+
+        Raises
+        ------
+        NotImplementedError
+            In the base class (an indicator such as NonNeg raises ValueError where h(M) = inf).
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no subdifferential")
+
+    def two_point_entries(self, M) -> np.ndarray:
+        """Where the limiting subdifferential is the two-point set {lo, hi} of ``subdifferential``.
+
+        Rather than the interval between (a concave kink, as capped-l1 at |u| = tau); False elsewhere.
+
+        Parameters
+        ----------
+        M : array_like
+            The point.
+
+        Returns
+        -------
+        numpy.ndarray
+            Booleans, the shape of M.
+        """
+        return np.zeros(np.shape(M), dtype=bool)
+
+    def __call__(self, M) -> float:
+        return float(self.elementwise(np.asarray(M, dtype=float)).sum())
+
+    def row_sums(self, U: np.ndarray) -> np.ndarray:
+        """Penalty of each row of ``U`` summed over the last axis.
+
+        Parameters
+        ----------
+        U : numpy.ndarray
+            (..., n_e).
+
+        Returns
+        -------
+        numpy.ndarray
+            (...,).
+        """
+        return np.sum(self.elementwise(U), axis=-1)
+
+    def pieces(self, x: np.ndarray, y: np.ndarray):
+        """h along u(t) = (x + t y) / sqrt(1 + t^2), piece by piece (the breakpoint search).
+
+        Parameters
+        ----------
+        x, y : numpy.ndarray
+            (m, n_e): the vectors of eq. (1-D), one row per line u(t) = (x + t y) / sqrt(1 + t^2).
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(breaks, alpha, beta, gamma)``: the sorted breakpoints t (m, K; +inf where absent) and per piece
+            (m, K + 1) the coefficients of h(u(t)) = (alpha + beta t) / sqrt(1 + t^2) + gamma (the glossary's
+            a_h, b_h, h_0).
+        """
+        raise NotImplementedError
+
+    def break_values(self, x, y, breaks, alpha, beta, gamma) -> np.ndarray:
+        """sum_i h(u_i(t)) at every breakpoint t.
+
+        Needed only when h is not continuous (for a continuous h the search takes the limit of the piece's
+        formula).
+
+        Parameters
+        ----------
+        x, y : numpy.ndarray
+            (m, n_e), as for :meth:`pieces`.
+        breaks, alpha, beta, gamma : numpy.ndarray
+            What :meth:`pieces` returned.
+
+        Returns
+        -------
+        numpy.ndarray
+            (m, K).
+        """
+        raise NotImplementedError
+
+    @property
+    def is_zero(self) -> bool:
+        """Whether h is identically 0 (only `Zero`): the solvers then skip the nonsmooth part."""
+        return False
+
+
+def zero_crossings(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """t with x_i + t y_i = 0, +inf where y_i = 0 (the paper writes x_i / y_i: the sign is off).
+
+    Parameters
+    ----------
+    x, y : numpy.ndarray
+        (m, n_e): the vectors of eq. (1-D), one row per line u(t) = (x + t y) / sqrt(1 + t^2).
+
+    Returns
+    -------
+    numpy.ndarray
+        The shape of x.
+    """
+    return np.divide(-x, y, out=np.full_like(x, np.inf), where=y != 0)
+
+
+def count_nonzeros(M, tol: float | None = None) -> int:
+    """Number of entries that are not zero.
+
+    Parameters
+    ----------
+    M : array_like
+        The matrix.
+    tol : float or None
+        None (default): the package's rounding rule (``rounding.zero_mask``: |M_ij| <= 32 eps ||M[:, j]||
+        is a zero); 0 counts exact nonzeros; a positive tol counts |M_ij| > tol (the paper reports
+        tol = 1e-6, ManPG's code 1e-5).
+
+    Returns
+    -------
+    int
+        The count.
+    """
+    return int(np.count_nonzero(~zero_mask(M, tol)))
