@@ -137,14 +137,10 @@ def step_2x2(C, D, G, b0, b1, dZ, W):
 
     Parameters
     ----------
-    C : ndarray, shape (n, n)
-        The symmetric C of f.
-    D : ndarray, shape (r, r) or (0, 0)
-        The symmetric D of f; (0, 0) for the identity.
+    C, D, b0, b1
+        As for :func:`block_2x2`.
     G : ndarray, shape (n, r)
         grad f(X), updated in place to grad f(X + U_B dZ).
-    b0, b1 : int
-        The working set B.
     dZ : ndarray, shape (2, r)
         The move of the rows B.
     W : ndarray, shape (2, r)

@@ -168,10 +168,8 @@ def coordinate_value(C, r: int, lam: float, scale: float) -> float:
 
     Parameters
     ----------
-    C : array_like, shape (n, n)
-        The symmetric Gram matrix.
-    r : int
-        Columns, 1 <= r <= n.
+    C, r
+        As for :func:`coordinate_point`.
     lam : float
         The penalty's weight, >= 0.
     scale : {1.0, 0.5}

@@ -335,10 +335,8 @@ def solve(problem, r: int, *, model: str | None = None, node_limit: int = 1_000_
 
     Parameters
     ----------
-    problem : QuadraticProblem
-        A problem :func:`unsupported_reason` accepts.
-    r : int
-        Columns.
+    problem, r
+        As for :func:`build_model`.
     model : {"eigen", "direct"} or None, default None
         The model of the smooth part (None: :data:`MODEL_FOR`).
     node_limit : int, default 1_000_000

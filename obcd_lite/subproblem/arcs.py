@@ -51,12 +51,8 @@ def linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi):
 
     Parameters
     ----------
-    A, B : float
-        The linear coefficients.
-    c_lo, s_lo : float
-        cos and sin of the arc's start.
-    c_hi, s_hi : float
-        cos and sin of the arc's end.
+    A, B, c_lo, s_lo, c_hi, s_hi : float
+        As for :func:`linear_min_inside`.
 
     Returns
     -------

@@ -160,14 +160,8 @@ def pi_crossing_into(q, angle, cos_sin, owner, step):
     ----------
     q : int
         The row to write.
-    angle : ndarray, shape (m_max,)
-        Crossing angles in [0, 2 pi).
-    cos_sin : ndarray, shape (m_max, 2)
-        (cos, sin) of each crossing.
-    owner : ndarray of int, shape (m_max,)
-        The entry each crossing belongs to (-1: theta = pi).
-    step : ndarray, shape (m_max, 4)
-        The steps of (A_h, B_h, K, negatives) at each crossing.
+    angle, cos_sin, owner, step : ndarray
+        As for :func:`entry_crossings_into`.
 
     Returns
     -------
