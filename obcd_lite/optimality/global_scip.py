@@ -18,12 +18,14 @@ not close h = 0 at (4, 2) in minutes):
   sum_i t_ij >= 1 (||x_j||_1 >= ||x_j||_2 = 1) for l1, sum_i z_ij >= 1 for l0 and X >= 0,
   sum_i s_ij >= tau for capped-l1 (min(|x|, tau) >= tau x^2 on [-1, 1]);
 * the smooth part f in one of two models:
+
   - "direct": f <= phi with phi >= f(X) (nonconvex), phi >= its Ky Fan floor 1/2 sum of the r smallest
     eigenvalues of C (plus <L, X>'s least value), and the convex shifted copy
     phi >= 1/2 tr(X^T (C - mu I) X) + mu r / 2 + <L, X> + const (mu = lambda_min(C); equal on St);
   - "eigen": with C = V diag(lambda) V^T, U = V^T X (linear), rho_k = ||row k of U||^2 in [0, 1],
     sum_k rho_k = r and f = 1/2 sum_k lambda_k rho_k + <L, X> + const (linear in rho: Ky Fan is the LP
     bound); the Stiefel, row and pair constraints are stated on U;
+
 * symmetry broken where F has it: with D = I and no L, permuting columns leaves F unchanged, and for an
   even h so does flipping a column's sign; then w^T x_1 >= w^T x_2 >= ... >= w^T x_r (>= 0 for an even h),
   w the eigenvector of the smallest eigenvalue of C; for X >= 0 instead the columns are ordered by their

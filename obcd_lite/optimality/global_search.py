@@ -350,7 +350,7 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
     time_limit : seconds (None: no limit; the result then does not depend on the machine); when it runs
         out the gap reached is reported, as for ``max_boxes``.
     chunk : boxes bounded per batch (memory: about 8 m n r chunk bytes for the derivatives).
-    backend : "scip" (SCIP on a MIQCQP model, :func:`_scip_minimum`), "angles" (the branch and bound over
+    backend : "scip" (SCIP on a MIQCQP model, ``_scip_minimum``), "angles" (the branch and bound over
         Givens angles of this module) or "auto": the angles up to AUTO_ANGLES = 3 angles, SCIP beyond
         where its model applies (D = I, a built-in penalty), the angles otherwise.
     max_nodes : SCIP's node budget (deterministic, unlike ``time_limit``); when it runs out the gap is
