@@ -210,6 +210,8 @@ def equals(x, digits: int = 4, **options) -> str:
     str
         ``"= <value>"``, or ``"< <floor>"`` at rounding level.
 
+    Examples
+    --------
     >>> equals(0.25, 2), equals(3e-17, 2)
     ('= 0.25', '< 1e-12')
     """
