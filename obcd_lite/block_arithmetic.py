@@ -24,7 +24,18 @@ from numba import njit
 
 @njit(cache=True)
 def norm_sym_2x2(p, q, s):
-    """||[[p, q], [q, s]]||_2: the larger |eigenvalue|, |p + s|/2 + hypot((p - s)/2, q)."""
+    """||[[p, q], [q, s]]||_2: the larger |eigenvalue|, |p + s|/2 + hypot((p - s)/2, q).
+
+    Parameters
+    ----------
+    p, q, s : float
+        The entries (1, 1), (1, 2) = (2, 1) and (2, 2) of the symmetric matrix.
+
+    Returns
+    -------
+    float
+        Its spectral norm.
+    """
     return abs(0.5 * (p + s)) + math.hypot(0.5 * (p - s), q)
 
 
@@ -55,7 +66,33 @@ def block_2x2(C, D, X, G, b0, b1, alpha, exact, Z, ZD, Qt, P):
     """Fill Z = X(B, :) (2 x r), Qt (4 x 4) and P (2 x 2) of Lemma 2.3(a) for B = (b0, b1).
 
     vec stacks columns, so Q[(a, b), (c, d)] = gram[a, c] C_BB[b, d] with rows and columns 2 a + b
-    (eq. (9)), and mat(Q vec(I))[a, c] = Q[2 c + a, 0] + Q[2 c + a, 3]. ZD is a (2, r) buffer."""
+    (eq. (9)), and mat(Q vec(I))[a, c] = Q[2 c + a, 0] + Q[2 c + a, 3]. ZD is a (2, r) buffer.
+
+    Parameters
+    ----------
+    C : ndarray, shape (n, n)
+        The symmetric C of f.
+    D : ndarray, shape (r, r) or (0, 0)
+        The symmetric D of f; (0, 0) for the identity.
+    X : ndarray, shape (n, r)
+        The iterate.
+    G : ndarray, shape (n, r)
+        grad f(X).
+    b0, b1 : int
+        The working set B.
+    alpha : float
+        The proximal weight alpha of Lemma 2.3(a).
+    exact : bool
+        True: Q of eq. (9); False: varsigma I of eq. (10).
+    Z : ndarray, shape (2, r)
+        Receives X(B, :).
+    ZD : ndarray, shape (2, r)
+        Buffer for Z D.
+    Qt : ndarray, shape (4, 4)
+        Receives Q + alpha I.
+    P : ndarray, shape (2, 2)
+        Receives P.
+    """
     r = X.shape[1]
     for j in range(r):
         Z[0, j] = X[b0, j]
@@ -95,9 +132,25 @@ def block_2x2(C, D, X, G, b0, b1, alpha, exact, Z, ZD, Qt, P):
 def step_2x2(C, D, G, b0, b1, dZ, W):
     """G += C(:, B) dZ D in place; return the exact change of f, <dZ, G_B> + 1/2 tr(dZ^T C_BB dZ D).
 
-    dZ : (2, r) move of the rows B; W : (2, r) buffer that receives dZ D. A step that moves nothing
-    (V Z = Z exactly: V = I, or rows that are zero, common with sparse X) changes f by exactly 0 and
-    leaves G as it is, so the O(nr) update is skipped."""
+    A step that moves nothing (V Z = Z exactly: V = I, or rows that are zero, common with sparse X)
+    changes f by exactly 0 and leaves G as it is, so the O(nr) update is skipped.
+
+    Parameters
+    ----------
+    C, D, b0, b1
+        As for :func:`block_2x2`.
+    G : ndarray, shape (n, r)
+        grad f(X), updated in place to grad f(X + U_B dZ).
+    dZ : ndarray, shape (2, r)
+        The move of the rows B.
+    W : ndarray, shape (2, r)
+        Buffer that receives dZ D.
+
+    Returns
+    -------
+    float
+        f(X + U_B dZ) - f(X).
+    """
     n, r = G.shape
     moved = False
     for a in range(2):

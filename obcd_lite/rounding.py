@@ -196,6 +196,22 @@ def equals(x, digits: int = 4, **options) -> str:
     """``"= " + fmt(x, ...)``, or just the bound when x is at rounding level: a sentence reads
     "residual < 1e-12", never "residual = < 1e-12".
 
+    Parameters
+    ----------
+    x : float
+        The value.
+    digits : int, default 4
+        As for :func:`fmt`.
+    **options
+        Passed to :func:`fmt` (``floor``, ``sign``, ``style``).
+
+    Returns
+    -------
+    str
+        ``"= <value>"``, or ``"< <floor>"`` at rounding level.
+
+    Examples
+    --------
     >>> equals(0.25, 2), equals(3e-17, 2)
     ('= 0.25', '< 1e-12')
     """

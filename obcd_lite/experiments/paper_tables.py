@@ -75,6 +75,23 @@ def convert_lam(lam: float, from_scale: float, to_scale: float) -> float:
 
     Dividing F by from_scale and multiplying by to_scale: lam' = lam * to_scale / from_scale; e.g.
     the l1 tables (scale 1/2) at lam = 10 are ManPG's code (scale 1) at mu = 20.
+
+    Parameters
+    ----------
+    lam : float
+        The weight under ``from_scale``, >= 0.
+    from_scale, to_scale : {1.0, 0.5}
+        The variance scalings.
+
+    Returns
+    -------
+    float
+        lam * to_scale / from_scale.
+
+    Raises
+    ------
+    ValueError
+        If lam is negative or a scale is not 1.0 or 0.5.
     """
     lam = check_nonnegative(lam, "lam")
     return lam * _check_scale(to_scale, "to_scale") / _check_scale(from_scale, "from_scale")
@@ -82,7 +99,27 @@ def convert_lam(lam: float, from_scale: float, to_scale: float) -> float:
 
 def lam_for_code(lam: float, scale: float, code: str) -> float:
     """lam for the reference code ``code`` (a key of :data:`REFERENCE_CODE_SCALES`) that solves
-    -scale tr(X^T C X) + lam h(X)."""
+    -scale tr(X^T C X) + lam h(X).
+
+    Parameters
+    ----------
+    lam : float
+        The weight, >= 0.
+    scale : {1.0, 0.5}
+        The variance scaling lam belongs to.
+    code : str
+        A key of :data:`REFERENCE_CODE_SCALES`.
+
+    Returns
+    -------
+    float
+        The weight to pass to that code.
+
+    Raises
+    ------
+    ValueError
+        If ``code`` is unknown, or as :func:`convert_lam`.
+    """
     if code not in REFERENCE_CODE_SCALES:
         raise ValueError(f"unknown reference code {code!r}; valid: {', '.join(REFERENCE_CODE_SCALES)}")
     return convert_lam(lam, scale, REFERENCE_CODE_SCALES[code])
@@ -93,6 +130,23 @@ def coordinate_point(C, r: int) -> np.ndarray:
 
     C_ii equal to rounding (a standardized data set has C_ii = 1/n up to rounding) are ties, taken in
     row order (``rounding.first_maximizer``), not in whichever order they compare on this CPU.
+
+    Parameters
+    ----------
+    C : array_like, shape (n, n)
+        The symmetric Gram matrix.
+    r : int
+        Columns, 1 <= r <= n.
+
+    Returns
+    -------
+    ndarray, shape (n, r)
+        The selection, a point of St(n, r).
+
+    Raises
+    ------
+    ValueError
+        If C is not a symmetric matrix or r is not an integer in 1..n.
     """
     C = as_matrix(C, "C")
     check_symmetric(C, "C")
@@ -110,7 +164,27 @@ def coordinate_point(C, r: int) -> np.ndarray:
 
 
 def coordinate_value(C, r: int, lam: float, scale: float) -> float:
-    """F at :func:`coordinate_point` for l0 or l1: lam r - scale * (sum of the r largest C_ii)."""
+    """F at :func:`coordinate_point` for l0 or l1: lam r - scale * (sum of the r largest C_ii).
+
+    Parameters
+    ----------
+    C, r
+        As for :func:`coordinate_point`.
+    lam : float
+        The penalty's weight, >= 0.
+    scale : {1.0, 0.5}
+        The variance scaling.
+
+    Returns
+    -------
+    float
+        The value.
+
+    Raises
+    ------
+    ValueError
+        If lam is negative, scale is not 1.0 or 0.5, or as :func:`coordinate_point`.
+    """
     lam = check_nonnegative(lam, "lam")
     X = coordinate_point(C, r)
     return lam * X.shape[1] - _check_scale(scale) * float(np.sum(np.diag(C)[np.argmax(X, axis=0)]))
@@ -126,6 +200,27 @@ def coordinate_threshold(C, r: int, penalty: str, scale: float) -> float:
     and x^T O x <= o (||x||_1^2 - 1) <= o (sqrt(n) + 1)(||x||_1 - 1) for a unit x with
     o = max |C_ik| (i != k), so lam >= scale o (sqrt(n) + 1) makes every extra unit of ||x||_1 cost more
     than it gains.
+
+    Parameters
+    ----------
+    C : array_like, shape (n, n)
+        The symmetric Gram matrix.
+    r : int
+        Columns.
+    penalty : {"l0", "l1"}
+        The penalty.
+    scale : {1.0, 0.5}
+        The variance scaling.
+
+    Returns
+    -------
+    float
+        The threshold (a sufficient bound, not the least such lam).
+
+    Raises
+    ------
+    ValueError
+        If C is not a symmetric matrix, scale is not 1.0 or 0.5 or the penalty is not l0 or l1.
     """
     C = as_matrix(C, "C")
     check_symmetric(C, "C")
@@ -144,8 +239,22 @@ def coordinate_threshold(C, r: int, penalty: str, scale: float) -> float:
 def matching_scale(entry: float, C, r: int, lam: float) -> dict:
     """Which scaling a table entry fits: recompute lam r - scale sum(top r C_ii) for both scales.
 
-    Returns ``{"scale": the closer one, "predicted": {1.0: .., 0.5: ..}, "gap": entry - lam r,
-    "errors": {1.0: |entry - predicted|, 0.5: ..}}``.
+    Parameters
+    ----------
+    entry : float
+        The table's F.
+    C : array_like, shape (n, n)
+        The data set's Gram matrix.
+    r : int
+        Columns.
+    lam : float
+        The table's lam.
+
+    Returns
+    -------
+    dict
+        ``{"scale": the closer one, "predicted": {1.0: .., 0.5: ..}, "gap": entry - lam r,
+        "errors": {1.0: |entry - predicted|, 0.5: ..}}``.
     """
     predicted = {s: coordinate_value(C, r, lam, s) for s in SPCA_SCALES}
     errors = {s: abs(float(entry) - v) for s, v in predicted.items()}
@@ -155,7 +264,27 @@ def matching_scale(entry: float, C, r: int, lam: float) -> dict:
 
 def paper_table(records: pd.DataFrame, value: str = "F", decimals: int = 3) -> pd.DataFrame:
     """The layout of the paper's tables: one row per data set "name-m-n", one column per
-    (lam, "method(start)"), the mean of ``value`` over seeds, rounded (nonneg PCA, without lam, under 0)."""
+    (lam, "method(start)"), the mean of ``value`` over seeds, rounded (nonneg PCA, without lam, under 0).
+
+    Parameters
+    ----------
+    records : pandas.DataFrame
+        One row per run, with columns dataset, m, n, lam, method, start and ``value``.
+    value : str, default "F"
+        The column to average.
+    decimals : int, default 3
+        Decimals of the rounded means.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+
+    Raises
+    ------
+    ValueError
+        If ``records`` is empty.
+    """
     if records.empty:
         raise ValueError("no records to tabulate")
     frame = records.assign(lam=records["lam"].fillna(0.0),  # nonneg PCA has no lam: its column is 0

@@ -47,6 +47,13 @@ class ProcrustesInstance:
 
     ``X0`` has det ``det_start``; ``F_star`` is the global minimum (at the polar factor of M),
     ``F_floor`` the minimum over {det X = det X0} (= ``F_star`` when the signs match).
+
+    Attributes
+    ----------
+    problem : QuadraticProblem, F(X) = -tr(X^T M)/p (C = 0, L = -M/p).
+    M, X0 : (p, p) arrays, B A^T and the orthogonal start.
+    F_star, F_floor : float, the global minimum and the minimum over {det X = det X0}.
+    det_start, det_solution : +1 or -1, det X0 and the global minimizer's det.
     """
 
     problem: QuadraticProblem
@@ -71,6 +78,20 @@ def special_procrustes(M, det: int) -> tuple[np.ndarray, float]:
     orthogonal X, and on the other component by sum s_i - 2 s_p (tr(W S) with W = U^T X V of
     det -1 has an eigenvalue -1). For orthogonal M (all s_i = 1) this is
     :func:`obcd_lite.teaching.completeness.closest_with_det` (its floor ||X - T||^2 = 4 = 2 * 2 s_p).
+
+    Parameters
+    ----------
+    M : (p, p) array_like.
+    det : +1 or -1, the component of O(p).
+
+    Returns
+    -------
+    (X, value) : the maximizer and tr(X^T M) there.
+
+    Raises
+    ------
+    ValueError
+        If M is not a square matrix or det is not +-1.
     """
     M = as_matrix(M, "M")
     if M.shape[0] != M.shape[1]:
@@ -85,14 +106,39 @@ def special_procrustes(M, det: int) -> tuple[np.ndarray, float]:
 
 def procrustes_floor_gap(M) -> float:
     """max tr(X^T M) - max over the other component = 2 s_min(M): what a rotations-only method
-    started on the wrong component can never recover (divide by p for RCD's scaled cost)."""
+    started on the wrong component can never recover (divide by p for RCD's scaled cost).
+
+    Parameters
+    ----------
+    M : (p, p) array_like.
+
+    Returns
+    -------
+    float : 2 s_min(M).
+    """
     return 2.0 * float(np.linalg.svd(as_matrix(M, "M"), compute_uv=False)[-1])
 
 
 def procrustes_instance(p: int = 50, *, mismatch: bool, rng=None) -> ProcrustesInstance:
     """RCD's test_procrustes example 1 (n = p): A, B Gaussian p x p, X0 = qr(randn(p, p)); X0's first
     column is negated if needed so that det X0 differs from (``mismatch=True``) or equals the
-    global minimizer's determinant (in the reference code either happens about half the time)."""
+    global minimizer's determinant (in the reference code either happens about half the time).
+
+    Parameters
+    ----------
+    p : int >= 2, the order of O(p).
+    mismatch : bool, whether det X0 differs from the global minimizer's.
+    rng : None, int or numpy.random.Generator.
+
+    Returns
+    -------
+    ProcrustesInstance
+
+    Raises
+    ------
+    ValueError
+        If p is not an integer >= 2.
+    """
     if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or p < 2:
         raise ValueError(f"p must be an integer >= 2, got p = {p!r}")
     rng = np.random.default_rng(rng)
@@ -118,6 +164,19 @@ def procrustes_flops_per_update(method: str, p: int) -> int:
     * "obcd" / "obcd_rot" (k = 2, the global 2 x 2 solve): P = G_B X_B^T (8p), then V X_B (6p);
       the closed-form h = 0 solve is O(1); 14 p;
     * "obcd_step" (one gradient step on O(2) from I): the same P (8p) and V X_B (6p), 14 p.
+
+    Parameters
+    ----------
+    method, p : "rcd", "obcd", "obcd_rot" or "obcd_step"; the order of O(p).
+
+    Returns
+    -------
+    int : the flops.
+
+    Raises
+    ------
+    ValueError
+        If the method is unknown.
     """
     table = {"rcd": RCD_FLOPS_PER_P, "obcd": 14, "obcd_rot": 14, "obcd_step": 14}
     if method not in table:
@@ -127,7 +186,17 @@ def procrustes_flops_per_update(method: str, p: int) -> int:
 
 def procrustes_runs(instance: ProcrustesInstance, methods: dict, *, sweeps: int = 60, rng=0) -> dict:
     """Run each method from the instance's X0 for ``sweeps`` x C(p, 2) pair updates, logging once per
-    sweep. ``methods``: label -> (registry name, options). Returns label -> Result."""
+    sweep.
+
+    Parameters
+    ----------
+    instance, methods : a ProcrustesInstance; label -> (registry name, options).
+    sweeps, rng : the budget in sweeps; passed to every solver.
+
+    Returns
+    -------
+    dict : label -> Result.
+    """
     p = instance.X0.shape[0]
     pairs = p * (p - 1) // 2
     _warm_up(methods)
@@ -140,7 +209,17 @@ def procrustes_runs(instance: ProcrustesInstance, methods: dict, *, sweeps: int 
 
 def to_target(result, F_star: float, flops_per_update: int, rtol: float = PROCRUSTES_GAP_TOL) -> dict:
     """First logged point with |F - F*| <= rtol |F*| (RCD's ``optgap``): pair updates, seconds, flops
-    (NaN when never reached)."""
+    (NaN when never reached).
+
+    Parameters
+    ----------
+    result, F_star : a Result logged with iteration, seconds and F; the target's F* (nonzero).
+    flops_per_update, rtol : as :func:`procrustes_flops_per_update`; RCD's ``minoptgaptol``.
+
+    Returns
+    -------
+    dict : updates, seconds, flops (NaN when never reached) and final_gap (the last relative gap).
+    """
     h = result.history
     gap = np.abs(np.asarray(h["F"]) - F_star) / abs(F_star)
     hit = np.flatnonzero(gap <= rtol)
@@ -156,7 +235,16 @@ def floor_census(p: int, seeds, *, sweeps: int = 100) -> pd.DataFrame:
     """Does OBCD leave the start's component? Per det-mismatched instance (seed): the relative floor gap,
     whether the floor point U diag(1, ..., 1, -1) V^T is itself BS_2 (all C(p, 2) pairs; then a run that
     gets close to it through rotations cannot leave by one pair reflection), and whether OBCD (random
-    pairs, ``sweeps`` x C(p, 2) steps) ended below the floor / within 1e-5 of F*."""
+    pairs, ``sweeps`` x C(p, 2) steps) ended below the floor / within 1e-5 of F*.
+
+    Parameters
+    ----------
+    p, seeds, sweeps : the order of O(p); one det-mismatched instance per seed; OBCD's budget in sweeps.
+
+    Returns
+    -------
+    pandas.DataFrame : one row per seed.
+    """
     rows = []
     for seed in seeds:
         inst = procrustes_instance(p, mismatch=True, rng=seed)
@@ -193,7 +281,21 @@ BS2_RTOL = 1e-9
 
 
 def ablation_problem(problem: str, C, lam: float = 0.0) -> QuadraticProblem:
-    """"pca": -tr(X^T C X); "l0"/"l1": plus lam ||X||_0 / lam ||X||_1; "nonneg": -1/2 tr(X^T C X), X >= 0."""
+    """"pca": -tr(X^T C X); "l0"/"l1": plus lam ||X||_0 / lam ||X||_1; "nonneg": -1/2 tr(X^T C X), X >= 0.
+
+    Parameters
+    ----------
+    problem, C, lam : "pca", "l0", "l1" or "nonneg"; the (n, n) Gram matrix; the weight of l0 or l1 (>= 0).
+
+    Returns
+    -------
+    QuadraticProblem
+
+    Raises
+    ------
+    ValueError
+        If the problem is unknown or lam is negative.
+    """
     if problem == "pca":
         return sparse_pca(C)
     if problem in ("l0", "l1"):
@@ -212,6 +314,20 @@ def criticality_measure(problem, X, method: str = "residual", zero_tol: float | 
     at the critical points; one semismooth Newton solve, so it scales to n = 1500).
     ``zero_tol``: entries with |x| <= zero_tol count as zeros for "residual" (ManPG's polar
     retraction leaves its zeros at ~1e-10, OBCD's are exact).
+
+    Parameters
+    ----------
+    problem, X : a QuadraticProblem and a point of St(n, r).
+    method, zero_tol : "residual" or "prox"; as above.
+
+    Returns
+    -------
+    float : the relative measure (0 at a critical point).
+
+    Raises
+    ------
+    ValueError
+        If the method is unknown.
     """
     scale = 1.0 + float(np.linalg.norm(problem.grad(X)))
     if method == "residual":
@@ -226,7 +342,18 @@ def classify_limit(problem, X, *, sample: int = BS2_SAMPLE, rng=0, critical: str
                    critical_rtol: float = CRITICAL_RTOL) -> dict:
     """Where X sits in the hierarchy, as far as cheap tests tell: :func:`criticality_measure`
     ("critical" at <= ``critical_rtol``: a solver stopped on a tolerance is only that close), and the BS_2 test of Definition 3.6 on ``sample``
-    random pairs (largest gap; "BS2" when no sampled gap exceeds :data:`BS2_RTOL` (1 + |F|))."""
+    random pairs (largest gap; "BS2" when no sampled gap exceeds :data:`BS2_RTOL` (1 + |F|)).
+
+    Parameters
+    ----------
+    problem, X : a QuadraticProblem and a point of St(n, r).
+    sample, rng : the BS_2 test's random pairs, how many and drawn from what.
+    critical, critical_rtol : the method of :func:`criticality_measure` and its tolerance.
+
+    Returns
+    -------
+    dict : residual, critical, bs2_gap, bs2.
+    """
     measure = criticality_measure(problem, X, critical)
     report = block_report(problem, X, 2, sample=sample, rng=rng, tol=BS2_RTOL)
     return {"residual": measure, "critical": measure <= critical_rtol, "bs2_gap": report.largest_gap,
@@ -241,7 +368,19 @@ def ablation_grid(*, problems=ABLATION_PROBLEMS, datasets=("spiked", "digits"), 
     budget alone gives the same table on every machine, except its seconds). Rows: problem, dataset, seed, variant, F, F - F_best, nnz,
     seconds_to_target (first logged F <= F_best + rtol |F_best|, rtol = :data:`TARGET_RTOL`, over
     the variants' logged iterates), iterations, residual, critical, bs2_gap, bs2. A variant that
-    declines the problem (k = 3 with h != 0) gets a row with ``declined = True``."""
+    declines the problem (k = 3 with h != 0) gets a row with ``declined = True``.
+
+    Parameters
+    ----------
+    problems, datasets, variants : the grid (variants: label -> (registry name, options); None: :data:`ABLATION`).
+    r, n, seeds : columns, the data sets' size (None: their default), seeds.
+    time_limit, max_iter, sample : the budget; the BS_2 test's pairs (:func:`classify_limit`).
+    lams : dict or None, overrides of :data:`ABLATION_LAMS`.
+
+    Returns
+    -------
+    pandas.DataFrame : one row per (problem, data set, seed, variant).
+    """
     variants = ABLATION if variants is None else variants
     lams = {**ABLATION_LAMS, **(lams or {})}
     _warm_up(variants)
@@ -299,7 +438,16 @@ def _first_below(history, target: float) -> float:
 
 def ingredient_values(table: pd.DataFrame) -> pd.DataFrame:
     """What each ingredient is worth, per instance: F(variant) - F(OBCD) (positive: OBCD lower) and
-    the ratio of times to target (variant / OBCD; inf when the variant never reaches the target)."""
+    the ratio of times to target (variant / OBCD; inf when the variant never reaches the target).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame, the rows of :func:`ablation_grid`.
+
+    Returns
+    -------
+    pandas.DataFrame : one row per instance and variant other than OBCD.
+    """
     base = table[table["variant"] == "OBCD"].set_index(["problem", "dataset", "seed"])
     rows = []
     for (prob, ds, seed), sub in table[table["variant"] != "OBCD"].groupby(["problem", "dataset", "seed"]):
@@ -329,6 +477,19 @@ def obcd_flops_per_iteration(n: int, r: int, k: int) -> int:
       problem), counted as an SVD with both factors, 21 k^3 (Golub & Van Loan's count);
     * V Z, 2 k^2 r, and the change of f, <dZ, G_B> + 1/2 <dZ, (C dZ)_B>, 3 k r;
     * the gradient update G += C(:, B) dZ (Appendix C.3 (i)), 2 n k r, the term that dominates.
+
+    Parameters
+    ----------
+    n, r, k : X is n x r; the block size.
+
+    Returns
+    -------
+    int : 2 n k r + 4 k^2 r + 3 k r + 21 k^3.
+
+    Raises
+    ------
+    ValueError
+        If n, r or k is not positive.
     """
     if min(n, r, k) < 1:
         raise ValueError(f"n, r and k must be positive, got n = {n}, r = {r}, k = {k}")
@@ -343,7 +504,17 @@ def k3_by_updates(*, datasets=("spiked",), seeds=(0, 1, 2), r: int = 3, n: int |
     iterations); k = 3 gets the iterations that cost the same flops (:func:`obcd_flops_per_iteration`).
     Rows: dataset, seed, variant, engine, iterations, flops, F - F_best (F_best: the smaller final F
     of the two), and the iterations, flops and seconds to the target F_best + rtol |F_best|
-    (rtol = :data:`TARGET_RTOL`; NaN where never reached), seconds."""
+    (rtol = :data:`TARGET_RTOL`; NaN where never reached), seconds.
+
+    Parameters
+    ----------
+    datasets, seeds, r, n : the instances (n None: the data sets' default size).
+    sweeps : float, the budget in k = 2 sweeps.
+
+    Returns
+    -------
+    pandas.DataFrame : one row per (data set, seed, variant).
+    """
     rows = []
     _warm_up(K3_VARIANTS)
     for dataset in datasets:
@@ -385,6 +556,19 @@ def signed_permutation_distance(X, Y) -> float:
     column j of Y: min(||x_i - y_j||^2, ||x_i + y_j||^2); the best matching is a linear assignment
     (``scipy.optimize.linear_sum_assignment``), the same distance as Frerix & Bruna's
     ``util.symmetrized_norm``.
+
+    Parameters
+    ----------
+    X, Y : (n, r) array_like.
+
+    Returns
+    -------
+    float : the distance.
+
+    Raises
+    ------
+    ValueError
+        If X or Y is not a matrix or their shapes differ.
     """
     X = as_matrix(X, "X")
     Y = as_matrix(Y, "Y")
@@ -401,7 +585,16 @@ def signed_permutation_distance(X, Y) -> float:
 def limit_clusters(points: dict, tol: float = AGREEMENT_TOL) -> dict:
     """Group labelled points into distinct limits: a point joins the first earlier group whose
     first member is within ``tol`` (signed-permutation distance). Returns label -> group index
-    (0, 1, ...; in the order of ``points``)."""
+    (0, 1, ...; in the order of ``points``).
+
+    Parameters
+    ----------
+    points, tol : label -> (n, r) array; the distance below which two points are one limit.
+
+    Returns
+    -------
+    dict : label -> group index.
+    """
     heads, group = [], {}
     for label, X in points.items():
         for g, head in enumerate(heads):
@@ -420,7 +613,19 @@ def agreement_census(problem, X0, solvers: dict, *, time_limit: float | None = N
     compare their limits. A start label runs the solver from that earlier solver's point (e.g.
     OBCD from ManPG's point). Rows: solver, F, nnz (|x| > 1e-5, the reference codes' count),
     iterations, seconds, distance to the first solver's point, group (:func:`limit_clusters`),
-    lowest (F within 1e-9 |F| of the smallest), and :func:`classify_limit`'s columns."""
+    lowest (F within 1e-9 |F| of the smallest), and :func:`classify_limit`'s columns.
+
+    Parameters
+    ----------
+    problem, X0 : a QuadraticProblem and the common start.
+    solvers : label -> (registry name, options, start label or None).
+    time_limit, sample, rng : seconds per solver (None: none); as :func:`classify_limit`.
+    tol, critical : as :func:`limit_clusters`; as :func:`classify_limit`.
+
+    Returns
+    -------
+    pandas.DataFrame : one row per solver.
+    """
     points, rows = {}, []
     for label, (name, options, start) in solvers.items():
         X_start = X0 if start is None else points[start]

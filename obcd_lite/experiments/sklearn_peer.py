@@ -29,7 +29,19 @@ from .runner import DEFAULT_MAX_ITER, build_problem, parse_method, start_point
 
 @dataclass(frozen=True)
 class PeerResult:
-    """SparsePCA's loadings as an (n, r) matrix with unit (or zero) columns, and its cost."""
+    """SparsePCA's loadings as an (n, r) matrix with unit (or zero) columns, and its cost.
+
+    Attributes
+    ----------
+    X : ndarray, shape (n, r)
+        The normalised loadings (not orthogonal).
+    alpha : float
+        SparsePCA's weight of the l1 norm.
+    seconds : float
+        Wall seconds of the fit.
+    iterations : int
+        SparsePCA's ``n_iter_``.
+    """
 
     X: np.ndarray
     alpha: float
@@ -43,6 +55,31 @@ def sklearn_sparse_pca(A, r: int, alpha: float, *, rng=0, max_iter: int = 200, t
     The components (rows of V) are returned as the columns of X, normalised to unit norm (zero
     components stay zero), so that they can be scored like a point of St(n, r) although they are
     not orthogonal. ``rng`` is its ``random_state``. Timed with ``time.perf_counter`` around fit.
+
+    Parameters
+    ----------
+    A : array_like, shape (m, n)
+        The data.
+    r : int
+        Components, 1 <= r <= n.
+    alpha : float
+        The weight of ||V||_{1,1}, >= 0.
+    rng : int or numpy.random.Generator, default 0
+        Seeds ``random_state``.
+    max_iter : int, default 200
+        SparsePCA's iteration budget.
+    tol : float, default 1e-6
+        SparsePCA's tolerance.
+
+    Returns
+    -------
+    PeerResult
+        The loadings, alpha, seconds and iterations.
+
+    Raises
+    ------
+    ValueError
+        If A is not a matrix, r is not an integer in 1..n, or alpha is negative.
     """
     from sklearn.decomposition import SparsePCA
 
@@ -71,6 +108,30 @@ def sparsity_frontier(dataset: Dataset, r: int, *, alphas=(), lams=(), methods=(
     Rows: ``method`` ("sklearn" for SparsePCA, or a solver/warm-start name on l1-SPCA with
     scale 1), ``param`` (alpha or lam), ``nnz``, ``density``, ``explained_variance``,
     ``orthogonality`` (||X^T X - I||_F of the normalised loadings), ``seconds``.
+
+    Parameters
+    ----------
+    dataset : Dataset
+        The data (its A for SparsePCA, its C for l1-SPCA).
+    r : int
+        Components.
+    alphas : sequence of float, default ()
+        SparsePCA's path.
+    lams : sequence of float, default ()
+        The path of each method in ``methods``.
+    methods : sequence of str, default ("obcd",)
+        Solver or warm-start names (``runner.parse_method``).
+    time_limit : float, default 1.0
+        Seconds per run of a method.
+    start : str, default "identity"
+        The methods' start point (``runner.start_point``).
+    rng : int or numpy.random.Generator, default 0
+        Seeds SparsePCA and the start point.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (method, param).
     """
     rows = []
     for alpha in alphas:
@@ -101,7 +162,27 @@ def _row(method: str, param: float, X: np.ndarray, dataset: Dataset, seconds: fl
 def at_matched_density(frontier: pd.DataFrame, densities, max_gap: float = 0.2) -> pd.DataFrame:
     """Each method's adjusted explained variance at the given densities, by linear interpolation
     between the two frontier points around each density; NaN outside the range its path reached
-    or where those two points are more than ``max_gap`` apart in density (no reading across a jump)."""
+    or where those two points are more than ``max_gap`` apart in density (no reading across a jump).
+
+    Parameters
+    ----------
+    frontier : pandas.DataFrame
+        The rows of :func:`sparsity_frontier`.
+    densities : float or sequence of float
+        The densities to read at.
+    max_gap : float, default 0.2
+        The widest gap in density to interpolate across, >= 0.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: density; one column per method.
+
+    Raises
+    ------
+    ValueError
+        If max_gap is negative.
+    """
     targets = np.atleast_1d(np.asarray(densities, dtype=float))
     max_gap = check_nonnegative(max_gap, "max_gap")
     table = {}

@@ -18,12 +18,14 @@ not close h = 0 at (4, 2) in minutes):
   sum_i t_ij >= 1 (||x_j||_1 >= ||x_j||_2 = 1) for l1, sum_i z_ij >= 1 for l0 and X >= 0,
   sum_i s_ij >= tau for capped-l1 (min(|x|, tau) >= tau x^2 on [-1, 1]);
 * the smooth part f in one of two models:
+
   - "direct": f <= phi with phi >= f(X) (nonconvex), phi >= its Ky Fan floor 1/2 sum of the r smallest
     eigenvalues of C (plus <L, X>'s least value), and the convex shifted copy
     phi >= 1/2 tr(X^T (C - mu I) X) + mu r / 2 + <L, X> + const (mu = lambda_min(C); equal on St);
   - "eigen": with C = V diag(lambda) V^T, U = V^T X (linear), rho_k = ||row k of U||^2 in [0, 1],
     sum_k rho_k = r and f = 1/2 sum_k lambda_k rho_k + <L, X> + const (linear in rho: Ky Fan is the LP
     bound); the Stiefel, row and pair constraints are stated on U;
+
 * symmetry broken where F has it: with D = I and no L, permuting columns leaves F unchanged, and for an
   even h so does flipping a column's sign; then w^T x_1 >= w^T x_2 >= ... >= w^T x_r (>= 0 for an even h),
   w the eigenvector of the smallest eigenvalue of C; for X >= 0 instead the columns are ordered by their
@@ -56,7 +58,23 @@ MODEL_FOR = {Zero: "eigen", L1: "eigen", NonNeg: "direct", CappedL1: "eigen", L0
 
 class ScipAnswer(NamedTuple):
     """SCIP's raw answer: the dual bound (on the relaxed set), its best point (relaxed feasible, or None),
-    its status, nodes and seconds, and the model used."""
+    its status, nodes and seconds, and the model used.
+
+    Attributes
+    ----------
+    dual_bound : float
+        SCIP's dual bound, a lower bound of F on the relaxed set.
+    X : ndarray of shape (n, r) or None
+        Its best point (relaxed feasible), None when it found none.
+    status : str
+        SCIP's status ("optimal", "nodelimit", "timelimit", ...).
+    nodes : int
+        Nodes of the branch-and-bound tree.
+    seconds : float
+        SCIP's solving time.
+    model : str
+        "eigen" or "direct".
+    """
 
     dual_bound: float
     X: np.ndarray | None
@@ -67,7 +85,18 @@ class ScipAnswer(NamedTuple):
 
 
 def unsupported_reason(problem) -> str | None:
-    """Why SCIP cannot take ``problem`` (None when it can): a quadratic f with D None (= I), h a built-in penalty."""
+    """Why SCIP cannot take ``problem`` (None when it can): a quadratic f with D None (= I), h a built-in penalty.
+
+    Parameters
+    ----------
+    problem : Problem
+        The problem.
+
+    Returns
+    -------
+    str or None
+        The reason, or None.
+    """
     if not is_quadratic(problem):
         return "the SCIP model needs a quadratic f (a QuadraticProblem)"
     if problem.D is not None:
@@ -79,7 +108,18 @@ def unsupported_reason(problem) -> str | None:
 
 def has_symmetry(problem) -> tuple[bool, bool]:
     """(column order, column sign): F(X P) = F(X) for permutations P when D = I and no L; F(X S) = F(X)
-    for S = diag(+-1) when moreover h is even."""
+    for S = diag(+-1) when moreover h is even.
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        The problem.
+
+    Returns
+    -------
+    tuple of bool
+        (column order, column sign).
+    """
     order = problem.D is None and problem.L is None
     return order, order and bool(problem.h.symmetric)
 
@@ -92,6 +132,25 @@ def relaxation_drift(problem, r: int, eps: float = FEASTOL) -> float:
     ||X - Q||_F = ||P - I||_F <= r eps / (1 + sqrt(1 - r eps)) (about r eps / 2) bounds the l1 /
     capped-l1 part (lam sqrt(nr) per unit of Frobenius norm) and <L, X> (||L||_F). SCIP's own tolerance
     on the objective row (phi >= f(X), |x| <= t) adds eps (1 + |F| scale) and lam n r eps.
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        The problem (D = I).
+    r : int
+        Columns.
+    eps : float, default FEASTOL
+        SCIP's feasibility tolerance.
+
+    Returns
+    -------
+    float
+        The drift, >= 0.
+
+    Raises
+    ------
+    ValueError
+        If r eps >= 1 (the bound does not hold).
     """
     n = problem.n
     if r * eps >= 1.0:
@@ -114,7 +173,24 @@ def _quad(terms):
 
 
 def build_model(problem, r: int, model: str):
-    """The PySCIPOpt model of min F over St(n, r) (see the module docstring); returns (model, X vars)."""
+    """The PySCIPOpt model of min F over St(n, r) (see the module docstring); returns (model, X vars).
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        A problem :func:`unsupported_reason` accepts.
+    r : int
+        Columns.
+    model : {"eigen", "direct"}
+        The model of the smooth part.
+
+    Returns
+    -------
+    M : pyscipopt.Model
+        The model.
+    X : list of list
+        The variables x_ij, X[i][j].
+    """
     from pyscipopt import Model
     n, C, h = problem.n, problem.C, problem.h
     nonneg = isinstance(h, NonNeg)
@@ -257,7 +333,31 @@ def _break_symmetry(M, problem, X, Y, V, model: str, n: int, r: int) -> None:
 def solve(problem, r: int, *, model: str | None = None, node_limit: int = 1_000_000,
           time_limit: float | None = None, gap: float = 0.0) -> ScipAnswer:
     """Build the model (``model``: "eigen" / "direct", None: per penalty, :data:`MODEL_FOR`) and solve it
-    with SCIP; ``gap``: SCIP stops once its primal - dual gap is below this (absolute)."""
+    with SCIP; ``gap``: SCIP stops once its primal - dual gap is below this (absolute).
+
+    Parameters
+    ----------
+    problem, r
+        As for :func:`build_model`.
+    model : {"eigen", "direct"} or None, default None
+        The model of the smooth part (None: :data:`MODEL_FOR`).
+    node_limit : int, default 1_000_000
+        SCIP's node limit.
+    time_limit : float or None, default None
+        SCIP's time limit in wall seconds (None: none).
+    gap : float, default 0.0
+        The absolute gap at which SCIP stops.
+
+    Returns
+    -------
+    ScipAnswer
+        SCIP's raw answer.
+
+    Raises
+    ------
+    ValueError
+        If SCIP cannot take the problem (:func:`unsupported_reason`).
+    """
     reason = unsupported_reason(problem)
     if reason is not None:
         raise ValueError(reason)
@@ -283,6 +383,18 @@ def feasible_from_relaxed(X: np.ndarray, zero_tol: float = 10 * FEASTOL) -> np.n
     under l0); then column by column, x_j restricted to its support is projected off the earlier columns
     restricted to that support (so <x_j, x_k> = 0 exactly: x_j vanishes elsewhere) and normalized.
     Falls back to the polar factor when a column would vanish.
+
+    Parameters
+    ----------
+    X : ndarray, shape (n, r)
+        SCIP's relaxed point.
+    zero_tol : float, default 10 FEASTOL
+        Entries with |x| <= zero_tol become 0.
+
+    Returns
+    -------
+    ndarray, shape (n, r)
+        A point of St(n, r).
     """
     Y = np.where(np.abs(X) <= zero_tol, 0.0, X)
     n, r = Y.shape

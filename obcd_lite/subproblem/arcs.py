@@ -26,13 +26,39 @@ _REACH = 0.5 * _NEWTON_STEPS + 1e-6  # how far (in angle) the polishing can move
 def linear_min_inside(A, B, c_lo, s_lo, c_hi, s_hi):
     """Whether the minimizer -(A, B)/hypot(A, B) of A cos + B sin lies on the arc from (c_lo, s_lo) to
     (c_hi, s_hi): the derivative -A sin + B cos goes from <= 0 to >= 0. Arcs are at most pi long
-    (theta = pi is a crossing and zeros come in antipodal pairs), so no maximum can pass for it."""
+    (theta = pi is a crossing and zeros come in antipodal pairs), so no maximum can pass for it.
+
+    Parameters
+    ----------
+    A, B : float
+        The linear coefficients.
+    c_lo, s_lo : float
+        cos and sin of the arc's start.
+    c_hi, s_hi : float
+        cos and sin of the arc's end.
+
+    Returns
+    -------
+    bool
+        True when the minimizer is on the arc (never for A = B = 0).
+    """
     return -A * s_lo + B * c_lo <= 0.0 <= -A * s_hi + B * c_hi and (A != 0.0 or B != 0.0)
 
 
 @njit(cache=True)
 def linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi):
-    """min of A cos + B sin over an arc, from its end points."""
+    """min of A cos + B sin over an arc, from its end points.
+
+    Parameters
+    ----------
+    A, B, c_lo, s_lo, c_hi, s_hi : float
+        As for :func:`linear_min_inside`.
+
+    Returns
+    -------
+    float
+        The minimum over the arc.
+    """
     if linear_min_inside(A, B, c_lo, s_lo, c_hi, s_hi):
         return -math.hypot(A, B)
     return min(A * c_lo + B * s_lo, A * c_hi + B * s_hi)
@@ -41,7 +67,24 @@ def linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi):
 @njit(cache=True)
 def quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi):
     """min of w c^2 + d c s = w/2 + (w cos 2theta + d sin 2theta)/2 over [lo, hi]; its minimizers
-    on the circle are half and half + pi, half = (atan2(d, w) + pi)/2."""
+    on the circle are half and half + pi, half = (atan2(d, w) + pi)/2.
+
+    Parameters
+    ----------
+    w, d : float
+        The quadratic coefficients.
+    half : float
+        (atan2(d, w) + pi)/2.
+    lo, hi : float
+        The arc's ends as angles.
+    c_lo, s_lo, c_hi, s_hi : float
+        cos and sin of ``lo`` and of ``hi``.
+
+    Returns
+    -------
+    float
+        The minimum over the arc.
+    """
     if lo <= half <= hi or lo <= half + math.pi <= hi:
         return 0.5 * (w - math.hypot(w, d))
     return min(c_lo * (w * c_lo + d * s_lo), c_hi * (w * c_hi + d * s_hi))
@@ -55,7 +98,24 @@ def stationary_angles(A, B, w, d, out, scratch, lo, hi):
     (and the roots of its derivative, where a double root may sit), each polished by Newton's
     method on g'(theta) (any angle is a harmless candidate, scored exactly by the caller). Only
     the points that may land on the arc [lo, hi] are polished and returned: a Newton step moves
-    less than 1/2, so a root farther than _NEWTON_STEPS / 2 from the arc cannot reach it."""
+    less than 1/2, so a root farther than _NEWTON_STEPS / 2 from the arc cannot reach it.
+
+    Parameters
+    ----------
+    A, B, w, d : float
+        The coefficients of g.
+    out : ndarray, shape (8,)
+        Receives the angles in its first ``count`` slots.
+    scratch : ndarray, shape (20,)
+        Work space.
+    lo, hi : float
+        The arc's ends as angles.
+
+    Returns
+    -------
+    int
+        ``count``, the number of angles written.
+    """
     if w == 0.0 and d == 0.0:  # A c + B s: one minimizer, in closed form
         out[0] = (math.atan2(B, A) + math.pi) % _TWO_PI
         return 1

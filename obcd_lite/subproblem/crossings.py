@@ -79,7 +79,36 @@ def _wrap(v):
 @njit(cache=True)
 def entry_crossings_into(x, y, size, i, kind, lam, tau, q, angle, cos_sin, owner, step):
     """Write entry i's crossings at rows q, q + 1, ... of the workspace: angle, (cos, sin), owner i
-    and the steps of (A_h, B_h, K, negatives) there. Returns the next free row."""
+    and the steps of (A_h, B_h, K, negatives) there. Returns the next free row.
+
+    Parameters
+    ----------
+    x, y : ndarray, shape (2 r,)
+        The entries of V Z are x c + y s (eq. (1-D)).
+    size : ndarray, shape (2 r,)
+        hypot(x, y), entry by entry (nonzero for entry i).
+    i : int
+        The entry.
+    kind : int
+        The penalty's kind code (:mod:`obcd_lite.penalties`).
+    lam, tau : float
+        The penalty's weight and (capped l1) cap.
+    q : int
+        The first row to write.
+    angle : ndarray, shape (m_max,)
+        Crossing angles in [0, 2 pi).
+    cos_sin : ndarray, shape (m_max, 2)
+        (cos, sin) of each crossing.
+    owner : ndarray of int, shape (m_max,)
+        The entry each crossing belongs to (-1: theta = pi).
+    step : ndarray, shape (m_max, 4)
+        The steps of (A_h, B_h, K, negatives) at each crossing.
+
+    Returns
+    -------
+    int
+        The next free row (q + 2, or q + 6 for capped l1 above its cap).
+    """
     phi = math.atan2(y[i], x[i])
     c_phi, s_phi = x[i] / size[i], y[i] / size[i]
     if not (kind == CAPPED_KIND and size[i] > tau):
@@ -126,7 +155,20 @@ def entry_crossings_into(x, y, size, i, kind, lam, tau, q, angle, cos_sin, owner
 
 @njit(cache=True)
 def pi_crossing_into(q, angle, cos_sin, owner, step):
-    """theta = pi at row q (candidate (i) of Appendix B: t = infinity, no entry's crossing). Returns q + 1."""
+    """theta = pi at row q (candidate (i) of Appendix B: t = infinity, no entry's crossing).
+
+    Parameters
+    ----------
+    q : int
+        The row to write.
+    angle, cos_sin, owner, step : ndarray
+        As for :func:`entry_crossings_into`.
+
+    Returns
+    -------
+    int
+        q + 1.
+    """
     angle[q] = math.pi
     cos_sin[q, 0], cos_sin[q, 1] = -1.0, 0.0
     owner[q] = -1

@@ -31,7 +31,24 @@ _TIE_TOL = 1e-9
 @njit(cache=True)
 def line_keys(Z, size, key, column):
     """Sort the live columns of Z by the pseudo-angle of their line modulo pi / 2, in [0, 1):
-    key[:count] ascending, column[:count] the columns (size[j] = ||Z_j||). Returns count."""
+    key[:count] ascending, column[:count] the columns (size[j] = ||Z_j||).
+
+    Parameters
+    ----------
+    Z : ndarray, shape (2, r)
+        The rows B of X.
+    size : ndarray
+        size[j] = ||Z_j|| for j < r (0: a dead column, skipped).
+    key : ndarray, shape (r,)
+        Receives the sorted pseudo-angles.
+    column : ndarray of int, shape (r,)
+        Receives the columns in the same order.
+
+    Returns
+    -------
+    int
+        ``count``, the number of live columns.
+    """
     count = 0
     for j in range(Z.shape[1]):
         if size[j] == 0.0:
@@ -90,7 +107,34 @@ def l0_zeros_min(a, b, w, d, e, x, y, size, live, lam, key, column, count, point
     """The best zero of any entry (and midpoints of nearly equal zeros) on a branch, if below best:
     (value, c, s), or (best, nan, nan) when none is. Columns outside tie groups have one entry
     zero at each of their zeros; a tie group's zeros are scored entry by entry, and only where
-    the smooth part there plus lam for every live entry outside the group can beat best."""
+    the smooth part there plus lam for every live entry outside the group can beat best.
+
+    Parameters
+    ----------
+    a, b, w, d, e : float
+        The smooth part e + a c + b s + w c^2 + d c s of the branch (eq. (1-D)).
+    x, y : ndarray, shape (2 r,)
+        The entries of V Z are x c + y s.
+    size : ndarray, shape (2 r,)
+        hypot(x, y), entry by entry.
+    live : int
+        The number of entries that are not identically zero.
+    lam : float
+        The weight of lam ||.||_0.
+    key, column : ndarray
+        The sorted pseudo-angles and columns of :func:`line_keys`.
+    count : int
+        The number of live columns (:func:`line_keys`'s return value).
+    points : ndarray, shape (4, 2)
+        Work space for a column's four zeros.
+    best : float
+        The value to beat.
+
+    Returns
+    -------
+    tuple of float
+        (value, c, s) of the best zero, or (best, nan, nan) when none is below ``best``.
+    """
     r = x.size // 2
     best_c = best_s = np.nan
     single = lam * (live - 1)

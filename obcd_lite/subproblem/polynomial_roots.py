@@ -108,7 +108,24 @@ def quartic_candidates(q, lead, out, scratch):
     and the real roots of q' (a double root of q, where rounding may hide the sign change, is one),
     written to ``out`` (8 slots); the count is returned. ``scratch``: 15 slots (no allocation). q' is monotone and free of inflections
     between the roots of q'' and q''' (closed forms), q between those of q' and q''; each such
-    piece holds at most one root, found by ``_root_between``."""
+    piece holds at most one root, found by ``_root_between``.
+
+    Parameters
+    ----------
+    q : ndarray, shape (5,)
+        Coefficients, highest degree first, right-aligned (leading zeros before ``lead``).
+    lead : int
+        Index of the leading nonzero coefficient.
+    out : ndarray, shape (8,)
+        Receives the candidates in its first ``count`` slots.
+    scratch : ndarray, shape (15,)
+        Work space.
+
+    Returns
+    -------
+    int
+        ``count``, the number of candidates written.
+    """
     degree = q.size - 1 - lead
     if degree == 1:
         out[0] = -q[lead + 1] / q[lead]

@@ -89,12 +89,15 @@ _TWO_PI = 2.0 * math.pi
 class SweepWorkspace(NamedTuple):
     """The scratch of one sweep (``sweep_workspace``), by name.
 
-    Per entry of V Z (2 r): x, y (u_i = x_i c + y_i s), size (hypot(x_i, y_i)), first_of (its first
-    crossing). Per crossing: angle, cos_sin, owner (its entry, -1 for theta = pi), step (of A_h, B_h, K,
-    negatives), order (sorted). Per arc: arc (A, B, K, negatives), bound, ends (angles lo, hi; cos, sin
-    at lo; at hi). Per column: psi, column, quarter (the sort of ``crossings._sort_crossings``), key and
-    line (``l0_points.line_keys``). points: four zeros of a column; roots, scratch: the quartic's;
-    window: a ``window.WindowWorkspace``."""
+    Attributes
+    ----------
+    x, y, size, first_of : per entry of V Z (2 r): u_i = x_i c + y_i s, hypot(x_i, y_i), its first crossing.
+    angle, cos_sin, owner, step, order : per crossing; owner: its entry (-1: theta = pi); step of (A_h, B_h, K, N).
+    arc, bound, ends : per arc: (A, B, K, negatives), lower bound, ends (lo, hi; cos, sin at lo; at hi).
+    psi, column, quarter, key, line : per column: the sort of ``crossings._sort_crossings``; ``l0_points.line_keys``.
+    points, roots, scratch : a column's four zeros; the quartic's roots and work space.
+    window : a ``window.WindowWorkspace``.
+    """
     x: np.ndarray
     y: np.ndarray
     size: np.ndarray
@@ -121,7 +124,16 @@ class SweepWorkspace(NamedTuple):
 @njit(cache=True)
 def sweep_workspace(r):
     """The scratch arrays of ``sweep_into`` for Z with r columns (capped l1: 6 crossings per entry),
-    allocated once and reused across the steps of a run."""
+    allocated once and reused across the steps of a run.
+
+    Parameters
+    ----------
+    r : int, the number of columns of Z.
+
+    Returns
+    -------
+    SweepWorkspace
+    """
     n, m, columns = 2 * r, 12 * r + 1, max(r, 1)
     return SweepWorkspace(
         np.empty(n), np.empty(n), np.empty(n), np.empty(n, np.int64),
@@ -214,7 +226,16 @@ def _column_sizes(Z, size):
 
 @njit(cache=True)
 def sweep_2x2(coef, Z, kind, lam, tau, first, last):
-    """``sweep_into`` with a new workspace: (branch, c, s, value, VZ)."""
+    """``sweep_into`` with a new workspace.
+
+    Parameters
+    ----------
+    coef, Z, kind, lam, tau, first, last : as for :func:`sweep_into`.
+
+    Returns
+    -------
+    (branch, c, s, value, VZ) : those of :func:`sweep_into`.
+    """
     VZ = np.empty((2, Z.shape[1]))
     branch, c, s, value = sweep_into(coef, Z, kind, lam, tau, first, last, sweep_workspace(Z.shape[1]), VZ)
     return branch, c, s, value, VZ
@@ -231,8 +252,9 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
     kind : ``ZERO_KIND``, ``L1_KIND``, ``L0_KIND``, ``CAPPED_KIND`` or ``NONNEG_KIND``.
     lam, tau : the penalty's parameters (ignored where it has none).
     first, last : the branches searched, 0 (rot) to 1 (ref) inclusive.
-    work : ``sweep_workspace(r)``. VZ : (2, r) array that receives the new rows V Z, in which the
-        entries that are zero to rounding are exactly 0.0 (as ``penalties.snap_zeros``).
+    work : ``sweep_workspace(r)``.
+    VZ : (2, r) array that receives the new rows V Z, in which the entries that are zero to rounding
+        are exactly 0.0 (as ``penalties.snap_zeros``).
 
     Returns
     -------
@@ -498,7 +520,13 @@ def _arc_bounds(w, d, e, arcs, arc, ends, bound, best):
 def coefficients_2x2(Qt, P, coef):
     """Fill coef (2 x 5) with (a, b, cq, d, e) of eq. (1-D) for rot (row 0) and ref (row 1):
     a = P22 +- P11, b = P12 -+ P21, cq = (Q11 + Q44)/2 +- Q14, d = -Q12 +- Q13 -+ Q24 + Q34,
-    e = (Q22 + Q33)/2 -+ Q23 (paper's 1-based indices; upper sign: rot)."""
+    e = (Q22 + Q33)/2 -+ Q23 (paper's 1-based indices; upper sign: rot).
+
+    Parameters
+    ----------
+    Qt, P : (4, 4) and (2, 2) arrays, Q + alpha I and P of Lemma 2.3(a).
+    coef : (2, 5) array that receives the coefficients.
+    """
     half_c, half_e = 0.5 * (Qt[0, 0] + Qt[3, 3]), 0.5 * (Qt[1, 1] + Qt[2, 2])
     d_even, d_odd = Qt[2, 3] - Qt[0, 1], Qt[0, 2] - Qt[1, 3]
     p11, p12, p21, p22 = P[0, 0], P[0, 1], P[1, 0], P[1, 1]
@@ -510,7 +538,13 @@ def coefficients_2x2(Qt, P, coef):
 
 @njit(cache=True)
 def rotate_rows(Z, k, c, s, out):
-    """out = V Z for V = rot(theta) = [[c, s], [-s, c]] (k = 0) or ref(theta) = [[-c, s], [s, c]] (k = 1)."""
+    """out = V Z for V = rot(theta) = [[c, s], [-s, c]] (k = 0) or ref(theta) = [[-c, s], [s, c]] (k = 1).
+
+    Parameters
+    ----------
+    Z, out : (2, r) arrays; out receives V Z.
+    k, c, s : the branch, 0 (rot) or 1 (ref); cos theta, sin theta.
+    """
     first = c if k == 0 else -c
     second = -s if k == 0 else s
     for j in range(Z.shape[1]):

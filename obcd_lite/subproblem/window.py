@@ -53,11 +53,18 @@ _MOST_SECTORS = SECTORS // 4
 
 
 class WindowWorkspace(NamedTuple):
-    """Scratch of ``cut_circle``, by name: the smooth part at the grid points (smooth), h / lam at those
-    of a quarter circle (h_grid) and, per sector of it, the sign-keeping entries' h / lam at its two ends
-    (h_sector; h has period pi / 2), one entry's values on half the circle (entry), the surviving mask
-    (survive), the stretches (lo, hi, scored lo, scored hi) and the bands (cos, sin of their first and
-    of their last angle)."""
+    """Scratch of ``cut_circle``, by name.
+
+    Attributes
+    ----------
+    smooth : (SECTORS + 1,) array, the smooth part at the grid points.
+    h_grid : (_QUARTER + 1,) array, h / lam at the grid points of a quarter circle (h has period pi / 2).
+    h_sector : (2, _QUARTER) array, per sector of it the sign-keeping entries' h / lam at its lo and hi end.
+    entry : (2 _QUARTER + 1,) array, one entry's values on half the circle.
+    survive : (SECTORS,) bool array, the surviving sectors.
+    stretches : (SECTORS + 2, 4) array, the stretches (lo, hi, scored lo, scored hi).
+    bands : (SECTORS, 4) array, the bands (cos, sin of their first and of their last angle).
+    """
     smooth: np.ndarray
     h_grid: np.ndarray
     h_sector: np.ndarray
@@ -69,7 +76,13 @@ class WindowWorkspace(NamedTuple):
 
 @njit(cache=True)
 def window_workspace():
-    """A new ``WindowWorkspace``."""
+    """A new ``WindowWorkspace``.
+
+    Returns
+    -------
+    WindowWorkspace
+        Its arrays allocated, not initialized.
+    """
     return WindowWorkspace(np.empty(SECTORS + 1), np.empty(_QUARTER + 1), np.empty((2, _QUARTER)),
                            np.empty(2 * _QUARTER + 1),
                            np.empty(SECTORS, np.bool_), np.empty((SECTORS + 2, 4)), np.empty((SECTORS, 4)))
@@ -84,7 +97,15 @@ def penalty_bounds(x, y, size, kind, tau, work):
     Entry r + j is entry j a quarter turn back, (x, y)_{r+j} = (y_j, -x_j), and |u_j| has period pi:
     so h has period pi / 2, and entry j's values on half the circle give both entries of column j.
     On the other branch u_j(theta) is this branch's u_j(pi - theta): ``cut_circle`` reads these
-    bounds mirrored there, so one call serves both branches."""
+    bounds mirrored there, so one call serves both branches.
+
+    Parameters
+    ----------
+    x, y : (2 r,) arrays, the entries of V Z are x c + y s (eq. (1-D)).
+    size : (2 r,) array, hypot(x_i, y_i).
+    kind, tau : the penalty (``L1_KIND``, ``L0_KIND`` or ``CAPPED_KIND``) and its cap.
+    work : ``window_workspace()``; receives ``h_grid`` and ``h_sector``.
+    """
     r = x.size // 2
     at_grid, ends, entry = work.h_grid, work.h_sector, work.entry
     at_grid[:] = 0.0
@@ -224,7 +245,21 @@ def _crosses_a_band(x, y, size, i, kind, tau, bands, n_band):
 def window_crossings_into(x, y, size, kind, lam, tau, stretches, n_stretch, bands, n_band, angle, cos_sin, owner,
                           step):
     """The crossings (and theta = pi) that lie in the stretches, written as ``crossings._crossings_into``
-    writes them (the same doubles), in the order of the entries. Returns their number."""
+    writes them (the same doubles), in the order of the entries.
+
+    Parameters
+    ----------
+    x, y : (2 r,) arrays, the entries of V Z are x c + y s (eq. (1-D)).
+    size : (2 r,) array, hypot(x_i, y_i).
+    kind, lam, tau : the penalty.
+    stretches, n_stretch : ``work.stretches`` and its filled rows (``cut_circle``).
+    bands, n_band : ``work.bands`` and its filled rows (``cut_circle``).
+    angle, cos_sin, owner, step : the sweep's crossing arrays, written from row 0 (``SweepWorkspace``).
+
+    Returns
+    -------
+    m : int, the number of crossings written.
+    """
     q = 0
     for i in range(x.size):
         if size[i] == 0.0 or not _crosses_a_band(x, y, size, i, kind, tau, bands, n_band):
@@ -242,7 +277,14 @@ def window_crossings_into(x, y, size, kind, lam, tau, stretches, n_stretch, band
 
 @njit(cache=True)
 def insertion_order(angle, m, order):
-    """order[:m] = 0..m-1 sorted by angle (stable: equal angles keep the order of the entries)."""
+    """order[:m] = 0..m-1 sorted by angle (stable: equal angles keep the order of the entries).
+
+    Parameters
+    ----------
+    angle : the crossings' angles.
+    m : int, how many.
+    order : int array that receives the order.
+    """
     for p in range(m):
         order[p] = p
     _insertion_sort(angle, order, m)

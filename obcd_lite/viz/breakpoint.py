@@ -92,7 +92,20 @@ def stepper_figure(state: dict, figsize=(8.5, 4.4)):
 
 def coefficients_figure(state: dict, figsize=(8.5, 4.4)):
     """Stage 0 of the stepper: the five numbers a, b, w, d, e of each branch that define its
-    one-dimensional problem (1-D), as labelled bars (one panel per branch, one title for the stage)."""
+    one-dimensional problem (1-D), as labelled bars (one panel per branch, one title for the stage).
+
+    Parameters
+    ----------
+    state : dict
+        The stepper's state; ``state["coefficients"]`` maps each of a, b, w, d, e to its two branch values.
+    figsize : tuple of float, default (8.5, 4.4)
+        Figure size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     co = state["coefficients"]
     names = ("a", "b", "w", "d", "e")
     fig, axes = plt.subplots(1, 2, figsize=figsize, sharey=True)

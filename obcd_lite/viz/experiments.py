@@ -31,7 +31,19 @@ def _linestyle(method: str) -> str:
 
 
 def convergence_axes(ax, histories: pd.DataFrame, F_best: float, label_by=("method",)) -> None:
-    """F - F_best (floored at 1e-12) against seconds, log scale, one line per run."""
+    """F - F_best (floored at 1e-12) against seconds, log scale, one line per run.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    histories : pandas.DataFrame
+        Logged iterates with columns run, method, seconds, F (and the columns of ``label_by``).
+    F_best : float
+        The best F, subtracted.
+    label_by : tuple of str, default ("method",)
+        The columns whose values label a run.
+    """
     for _, run in histories.groupby("run", sort=True):
         label = " ".join(str(run[key].iloc[0]) for key in label_by)
         gap = np.maximum(run["F"].to_numpy() - F_best, GAP_FLOOR)
@@ -53,6 +65,17 @@ def sparsity_axes(ax, X: np.ndarray, title: str = "", tol: float = NNZ_TOL) -> N
     The colour scale is pinned to [0, 1] (zero white, nonzero black): left to matplotlib, an image
     that is all True (dense X) would be scaled to its own single value and drawn white, like an
     empty one.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    X : ndarray, shape (n, r)
+        The loadings.
+    title : str, default ""
+        The title ("": the count of nonzeros).
+    tol : float, default NNZ_TOL
+        Entries with |X_ij| <= tol count as zero.
     """
     ax.imshow((np.abs(X) > tol).astype(float), cmap="Greys", vmin=0.0, vmax=1.0, aspect="auto",
               interpolation="nearest")
@@ -62,7 +85,22 @@ def sparsity_axes(ax, X: np.ndarray, title: str = "", tol: float = NNZ_TOL) -> N
 
 
 def loadings_figure(X: np.ndarray, image_shape=(8, 8), title: str = "") -> plt.Figure:
-    """Each column of X as an image (digits: 8 x 8), a diverging colour map centred at 0."""
+    """Each column of X as an image (digits: 8 x 8), a diverging colour map centred at 0.
+
+    Parameters
+    ----------
+    X : ndarray, shape (n, r)
+        The loadings; n is the product of ``image_shape``.
+    image_shape : tuple of int, default (8, 8)
+        The shape of one image.
+    title : str, default ""
+        The figure's title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     r = X.shape[1]
     fig, axes = plt.subplots(1, r, figsize=(1.6 * r + 0.6, 2.0), squeeze=False)
     vmax = float(np.max(np.abs(X))) or 1.0
@@ -78,7 +116,22 @@ def loadings_figure(X: np.ndarray, image_shape=(8, 8), title: str = "") -> plt.F
 
 
 def convergence_figure(histories: pd.DataFrame, F_best: float, title: str = "") -> plt.Figure:
-    """A figure of `convergence_axes`: F - F_best against seconds for every run of ``histories``."""
+    """A figure of `convergence_axes`: F - F_best against seconds for every run of ``histories``.
+
+    Parameters
+    ----------
+    histories : pandas.DataFrame
+        As for :func:`convergence_axes`.
+    F_best : float
+        The best F, subtracted.
+    title : str, default ""
+        The axes' title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig, ax = plt.subplots(figsize=(6.5, 3.6))
     convergence_axes(ax, histories, F_best)
     ax.set_title(title)
@@ -93,7 +146,18 @@ PANELS_PER_ROW = 6
 def comparison_figure(comparison) -> plt.Figure:
     """The explorer's figure: the curves across the top, below them the sparsity pattern of each
     method's X in rows of :data:`PANELS_PER_ROW` (any number of methods stays readable), and for
-    the full digits the first method's loadings as images."""
+    the full digits the first method's loadings as images.
+
+    Parameters
+    ----------
+    comparison : Comparison
+        A result of :func:`obcd_lite.experiments.sparse_pca.compare`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     points = comparison.experiment.points
     records = comparison.experiment.records
     ran = [(m, run) for m, run in zip(records["method"], records["run"]) if run in points]
@@ -126,7 +190,22 @@ def comparison_figure(comparison) -> plt.Figure:
 
 def frontier_figure(frontier: pd.DataFrame, title: str = "", pca: float | None = None) -> plt.Figure:
     """Adjusted explained variance against density, one path per method (SparsePCA in grey);
-    ``pca``: the dense PCA value (sum of the top r eigenvalues / tr C), drawn as a dashed line."""
+    ``pca``: the dense PCA value (sum of the top r eigenvalues / tr C), drawn as a dashed line.
+
+    Parameters
+    ----------
+    frontier : pandas.DataFrame
+        The rows of :func:`obcd_lite.experiments.sklearn_peer.sparsity_frontier`.
+    title : str, default ""
+        The axes' title.
+    pca : float or None, default None
+        The dense PCA value (None: no line).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig, ax = plt.subplots(figsize=(6.0, 3.6))
     if pca is not None:
         ax.axhline(pca, color="k", ls="--", lw=1, label="PCA (dense)")
@@ -144,7 +223,22 @@ def frontier_figure(frontier: pd.DataFrame, title: str = "", pca: float | None =
 
 def first_picture(F_history, X_start: np.ndarray, X_end: np.ndarray, title: str = "") -> plt.Figure:
     """Notebook 00's first picture of OBCD: F along the run (every step changes two rows and never
-    increases F), and the loading matrix before and after as sparsity patterns."""
+    increases F), and the loading matrix before and after as sparsity patterns.
+
+    Parameters
+    ----------
+    F_history : array_like
+        F at the logged steps, in order.
+    X_start, X_end : ndarray, shape (n, r)
+        The start and OBCD's answer.
+    title : str, default ""
+        The curve's title ("": "F never increases").
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     F_history = np.asarray(F_history, dtype=float)
     fig = plt.figure(figsize=(8.5, 3.2))
     grid = fig.add_gridspec(1, 3, width_ratios=[3.0, 1.0, 1.0])
@@ -166,7 +260,29 @@ def paper_grid_figure(records: pd.DataFrame, value: str = "F", title: str = "", 
     after the point, the paper's precision) and coloured by its rank within the column (dark =
     lowest), since F spans orders of magnitude across lam. Ranks are taken on the printed values,
     so rounding never decides between two cells that print alike. The full wide table is on the
-    site's Experiment grids page."""
+    site's Experiment grids page.
+
+    Parameters
+    ----------
+    records : pandas.DataFrame
+        One row per run, with columns method, start, lam and ``value`` (one data set).
+    value : str, default "F"
+        The column to average and show.
+    title : str, default ""
+        The title ("": one naming ``value``).
+    decimals : int, default 1
+        Decimals of each cell.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+
+    Raises
+    ------
+    ValueError
+        If ``records`` is empty.
+    """
     if records.empty:
         raise ValueError("no records to draw")
     frame = records.assign(lam=records["lam"].fillna(0.0), row=records["method"] + " (" + records["start"] + ")")

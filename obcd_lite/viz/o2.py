@@ -148,7 +148,20 @@ def landscape_figure(landscape: dict, critical=(), bs2=(), trajectories=None, ti
 
 
 def critical_table(points, caption: str = ""):
-    """CriticalPoint records as a rendered table (branch, θ, F at 6 decimals, kind, smooth or kink)."""
+    """CriticalPoint records as a rendered table (branch, θ, F at 6 decimals, kind, smooth or kink).
+
+    Parameters
+    ----------
+    points : iterable of CriticalPoint
+        The critical points (:func:`obcd_lite.teaching.critical_points.critical_points_2x2`).
+    caption : str, default ""
+        The table's caption.
+
+    Returns
+    -------
+    HtmlTable
+        The rendered table.
+    """
     rows = [{"branch": pt.branch, "theta": fmt(pt.theta, 6, floor=None), "F": fmt(pt.value, 6),
              "kind": {"min": "local min", "max": "local max"}.get(pt.kind, pt.kind),
              "where": "smooth point" if pt.smooth else "kink"} for pt in points]

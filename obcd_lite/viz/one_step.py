@@ -35,7 +35,20 @@ def _matrix_axes(ax, M: np.ndarray, title: str, rows=(), vmax: float = 1.0, aspe
 
 def one_step_figure(step: dict, figsize=(9.0, 3.8)) -> plt.Figure:
     """Left: X with the rows B framed; middle: the factor V (its branch and angle); right: V applied
-    to rows B — every other row is unchanged."""
+    to rows B — every other row is unchanged.
+
+    Parameters
+    ----------
+    step : dict
+        A result of :func:`obcd_lite.teaching.one_step.one_obcd_step`.
+    figsize : tuple of float, default (9.0, 3.8)
+        Figure size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     X0, X1, V, B = step["X_before"], step["X_after"], step["V"], step["B"]
     fig, axes = plt.subplots(1, 3, figsize=figsize, gridspec_kw={"width_ratios": [1.0, 1.2, 1.0]})
     _matrix_axes(axes[0], X0, f"X before: F = {fmt(step['F_before'], 4)}", B)
@@ -59,7 +72,20 @@ _Q_STYLE = {"exact": ("tab:green", "--", "K(V), exact Q (eq. 9)"), "scalar": ("t
 
 def majorizer_figure(curves: dict, figsize=(9.0, 3.6)) -> plt.Figure:
     """One panel per circle: F(X_B(V)) (the branch colour) and K(V; X, B) for each Q; the dot marks
-    V = I (θ = 0 on the rotation circle), where K and F agree."""
+    V = I (θ = 0 on the rotation circle), where K and F agree.
+
+    Parameters
+    ----------
+    curves : dict
+        A result of :func:`obcd_lite.teaching.one_step.majorizer_curves`.
+    figsize : tuple of float, default (9.0, 3.6)
+        Figure size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     theta = curves["theta"]
     fig, axes = plt.subplots(1, 2, figsize=figsize, sharey=True)
     for ax, branch in zip(axes, BRANCHES):
@@ -92,7 +118,20 @@ def _arc(p: np.ndarray, q: np.ndarray, samples: int = 24) -> np.ndarray:
 
 def sphere_figure(paths: dict, figsize=(9.0, 4.4)) -> plt.Figure:
     """Left: the unit sphere St(3, 1) with both methods' iterates joined by great-circle arcs (each
-    OBCD step turns the point in one coordinate plane); right: F along both runs."""
+    OBCD step turns the point in one coordinate plane); right: F along both runs.
+
+    Parameters
+    ----------
+    paths : dict
+        A result of :func:`obcd_lite.teaching.one_step.sphere_paths`.
+    figsize : tuple of float, default (9.0, 4.4)
+        Figure size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig = plt.figure(figsize=figsize)
     ax = fig.add_subplot(1, 2, 1, projection="3d")
     u, v = np.meshgrid(np.linspace(0, 2 * np.pi, 37), np.linspace(0, np.pi, 19))
@@ -124,7 +163,20 @@ def sphere_figure(paths: dict, figsize=(9.0, 4.4)) -> plt.Figure:
 
 def spread_figure(spread: dict, figsize=(7.0, 3.4)) -> plt.Figure:
     """One dot per run: final F minus the best F seen (log scale, floored at 1e-12), a row per solver,
-    with how many runs reach the best."""
+    with how many runs reach the best.
+
+    Parameters
+    ----------
+    spread : dict
+        A result of :func:`obcd_lite.teaching.one_step.final_values_over_starts`.
+    figsize : tuple of float, default (7.0, 3.4)
+        Figure size in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig, ax = plt.subplots(figsize=figsize)
     names = list(spread["final"])
     for row, name in enumerate(names):

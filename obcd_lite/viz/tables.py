@@ -30,7 +30,18 @@ _SUBSCRIPTS = str.maketrans("0123456789+-", "₀₁₂₃₄₅₆₇₈₉₊�
 def math_text(text: str) -> str:
     """``text`` HTML-escaped, its ASCII math typeset: Greek names, ≤ ≥ ≠ ±, ‖·‖, √, powers ``^2`` and
     ``^T`` as superscripts, subscripts ``_1`` and ``_(B,:)`` (``<sub>``), and a minus sign for a
-    spaced hyphen. Words that merely contain a Greek name (``alphabet``) are left alone."""
+    spaced hyphen. Words that merely contain a Greek name (``alphabet``) are left alone.
+
+    Parameters
+    ----------
+    text : str
+        ASCII text (anything else goes through ``str``).
+
+    Returns
+    -------
+    str
+        HTML.
+    """
     s = str(text)
     for ascii_, uni in _SYMBOLS:
         s = s.replace(ascii_, uni)
@@ -57,7 +68,15 @@ TABLE_CSS = ("<style>.obcd-table{border-collapse:collapse;width:100%;table-layou
 
 @dataclass(frozen=True)
 class HtmlTable:
-    """Rendered HTML for notebooks and the site; ``text/plain`` is a one-line description."""
+    """Rendered HTML for notebooks and the site; ``text/plain`` is a one-line description.
+
+    Attributes
+    ----------
+    html : str
+        The table's HTML (with :data:`TABLE_CSS`).
+    description : str
+        The one-line ``text/plain`` description.
+    """
 
     html: str
     description: str
@@ -82,6 +101,16 @@ def html_table(rows: list[dict], columns: dict, *, caption: str = "", code_colum
     group_by : a key whose values split the rows into one collapsible block each (all open); its
         column is then left out (each block's title names the value).
     scroll : put the table in a box of bounded height that scrolls, header in view.
+
+    Returns
+    -------
+    HtmlTable
+        The table.
+
+    Raises
+    ------
+    ValueError
+        If a key of ``columns`` is not a key of the rows.
     """
     unknown = [key for key in columns if rows and key not in rows[0]]
     if unknown:
@@ -122,7 +151,18 @@ ERRATA_COLUMNS = {"where": "where", "kind": "kind", "paper": "the paper says", "
 
 def errata_html(notebook: str | None = None) -> HtmlTable:
     """The errata shown in ``notebook`` (or all, with the notebook that shows each: the site's errata
-    page) as a table, grouped by kind when there are many."""
+    page) as a table, grouped by kind when there are many.
+
+    Parameters
+    ----------
+    notebook : str or None, default None
+        A notebook's number ("01"); None: every erratum.
+
+    Returns
+    -------
+    HtmlTable
+        The table.
+    """
     rows = errata_rows(notebook)
     where = f"notebook {notebook}" if notebook else "the whole suite"
     columns = ERRATA_COLUMNS if notebook else {**ERRATA_COLUMNS, "notebook": "notebook"}
@@ -138,7 +178,20 @@ LEDGER_COLUMNS = {"name": "statement", "verdict": "verdict", "statement": "what 
 def ledger_html(rows: list[dict] | None = None, caption: str = "") -> HtmlTable:
     """Ledger rows (default: all of :data:`~obcd_lite.teaching.ledger.LEDGER`) as a table: the
     statement with its part, the verdict, our one-line reading, and the tests (or the reason) that
-    decide it."""
+    decide it.
+
+    Parameters
+    ----------
+    rows : list of dict or None, default None
+        Ledger rows (None: all).
+    caption : str, default ""
+        The table's caption.
+
+    Returns
+    -------
+    HtmlTable
+        The table (in a scrolling box above 12 rows).
+    """
     rows = LEDGER if rows is None else rows
     shown = [{"name": f"{r['label']}{r['part']}", "verdict": r["verdict"], "statement": r["statement"],
               "check": list(r["check"]), "reason": r["reason"]} for r in rows]
@@ -146,7 +199,22 @@ def ledger_html(rows: list[dict] | None = None, caption: str = "") -> HtmlTable:
 
 
 def frame_html(frame, number_format, caption: str = "") -> HtmlTable:
-    """A pandas DataFrame as a table, every float through ``number_format`` (e.g. ``rounding.fmt``)."""
+    """A pandas DataFrame as a table, every float through ``number_format`` (e.g. ``rounding.fmt``).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table's data.
+    number_format : callable
+        float -> str.
+    caption : str, default ""
+        The table's caption.
+
+    Returns
+    -------
+    HtmlTable
+        The table.
+    """
     rows = [{c: number_format(v) if isinstance(v, float) else v for c, v in rec.items()}
             for rec in frame.to_dict("records")]
     return html_table(rows, {c: c for c in frame.columns}, caption=caption)

@@ -42,6 +42,10 @@ class Explorer:
         ``state["value"]``: the latest result; ``state["error"]``: the latest rejected value's message.
     redraw : callable
         Recompute and redraw from the controls' current values.
+    text : ipywidgets.HTML or None
+        The summary line under the figure (None: the explorer has no summary).
+    status : ipywidgets.HTML or None
+        The status line above the controls (reads :data:`BUSY_TEXT` during an update).
     """
 
     widget: Any
@@ -135,7 +139,22 @@ def _as_html(summary: str) -> str:
 def timed_updates(ex: Explorer, name: str, values) -> list[float]:
     """Set ``ex.controls[name]`` to each of ``values`` and return the seconds each update took; then
     put the control back to where it was, so the explorer is left in the state its text describes
-    (a notebook's timing cell must not change what the explorer above it shows)."""
+    (a notebook's timing cell must not change what the explorer above it shows).
+
+    Parameters
+    ----------
+    ex : Explorer
+        The explorer.
+    name : str
+        A key of ``ex.controls``.
+    values : iterable
+        The values to set, in order.
+
+    Returns
+    -------
+    list of float
+        Wall seconds of each update (the setter runs compute and redraw synchronously).
+    """
     import time
 
     control = ex.controls[name]

@@ -59,5 +59,16 @@ def build_explorer(**overrides) -> Explorer:
 
 def table_summary(comparison) -> str:
     """The explorer's table as rendered HTML, every number through ``rounding.fmt`` (4 significant
-    digits; a feasibility at rounding level reads ``< 1e-12``)."""
+    digits; a feasibility at rounding level reads ``< 1e-12``).
+
+    Parameters
+    ----------
+    comparison : Comparison
+        The result of the explorer's compute (its ``table`` is a DataFrame, one row per solver).
+
+    Returns
+    -------
+    str
+        The table's HTML.
+    """
     return frame_html(comparison.table, lambda v: fmt(v, 4, style="g")).html

@@ -91,9 +91,15 @@ NUMPYDOC_MODULES = {
     "obcd_lite.teaching.paper_rates", "obcd_lite.teaching.paper_checks", "obcd_lite.teaching.exercises",
     "obcd_lite.teaching.critical_points", "obcd_lite.teaching.ledger", "obcd_lite.teaching.one_step",
     "obcd_lite.install_check",
+    "obcd_lite.experiments.relatives", "obcd_lite.experiments.paper_tables", "obcd_lite.experiments.sklearn_peer",
+    "obcd_lite.viz.experiments", "obcd_lite.viz.tables", "obcd_lite.viz.one_step", "obcd_lite.optimality.global_scip",
+    "obcd_lite.subproblem.sweep", "obcd_lite.subproblem.window", "obcd_lite.subproblem.arcs",
+    "obcd_lite.subproblem.crossings", "obcd_lite.subproblem.l0_points", "obcd_lite.subproblem.polynomial_roots",
+    "obcd_lite.block_arithmetic",
     "obcd_lite.teaching.paper_recipe", "obcd_lite.teaching.completeness_blocks",
 }
-NUMPYDOC_BUDGET = 56
+#: Every public object of the package passes now (issue 26); 0 keeps it so for modules not yet listed above.
+NUMPYDOC_BUDGET = 0
 
 
 def _public_objects(module):
