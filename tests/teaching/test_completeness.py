@@ -1,4 +1,4 @@
-"""Tests of obcd_lite.teaching.completeness: Theorem 3.1, Corollary 3.2, Lemma A.5 and Listing 1."""
+"""Tests of obcd_lite.teaching.completeness and .completeness_blocks: Theorem 3.1, Corollary 3.2, Lemma A.5 and Listing 1."""
 from __future__ import annotations
 
 import itertools
@@ -14,7 +14,6 @@ from obcd_lite.teaching.completeness import (
     closest_with_det,
     compose,
     describe_factors,
-    embed_factors,
     factor_count,
     factor_matrix,
     givens,
@@ -25,6 +24,7 @@ from obcd_lite.teaching.completeness import (
     random_orthogonal,
     reflection_steps,
 )
+from obcd_lite.teaching.completeness_blocks import embed_factors
 from obcd_lite.stiefel import identity_init, random_stiefel, ref, rot
 
 ORDERS = ("paper", "distinct")
@@ -349,7 +349,7 @@ def test_sign_fix_fires_at_most_once_per_column(n, order):
 @pytest.mark.parametrize("n", [3, 4, 6])
 def test_angle_jacobian_has_full_rank_dim_o_n(n):
     """C(n, 2) one-angle factors: the derivative of the product is onto the tangent space (notebook 03)."""
-    from obcd_lite.teaching.completeness import angle_jacobian_rank
+    from obcd_lite.teaching.completeness_blocks import angle_jacobian_rank
 
     for order in ORDERS:
         factors = jacobi_givens_qr(random_orthogonal(n, -1, n), order)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from sympy.parsing.sympy_parser import implicit_multiplication_application, parse_expr, standard_transformations
 
 from obcd_lite import L0, L1, CappedL1, NonNeg
+from obcd_lite.teaching import paper_recipe as R
 from obcd_lite.teaching import symbolic as S
 from obcd_lite.teaching.errata import ERRATA, KINDS, all_errata, errata_rows
 from obcd_lite.teaching.ledger import paper_statements
@@ -38,8 +39,8 @@ def test_breakpoint_sign(h, seed, gap):
     assert sp.simplify(S.zero_crossing() + xi / yi) == 0 and sp.simplify(S.zero_crossing() - xi / yi) != 0
     Qt, P, Z = random_instance(seed)
     best = solve_2x2_full(Qt, P, Z, h).value
-    assert S.paper_solve(Qt, P, Z, h) > best + gap                          # the paper's x_i / y_i
-    assert S.paper_solve(Qt, P, Z, h, crossing_sign=-1, drop_zero_y=False) == pytest.approx(best, abs=1e-10)
+    assert R.paper_solve(Qt, P, Z, h) > best + gap                          # the paper's x_i / y_i
+    assert R.paper_solve(Qt, P, Z, h, crossing_sign=-1, drop_zero_y=False) == pytest.approx(best, abs=1e-10)
     assert brute_force_2x2(Qt, P, Z, h).value == pytest.approx(best, abs=1e-7)
 
 
@@ -47,7 +48,7 @@ def test_l1_interval_count():
     Qt, P, Z = random_instance(0)
     _, _, _, _, _, x, y = branch_coefficients(Qt, P, Z)
     r = Z.shape[1]
-    o = S.l1_sign_vectors(x[0], y[0], S.paper_l1_cuts(x[0], y[0]))
+    o = R.l1_sign_vectors(x[0], y[0], R.paper_l1_cuts(x[0], y[0]))
     assert len(o) == 4 * r + 1                                           # the paper's intervals
     assert int(np.sum(np.any(o[1:] != o[:-1], axis=1))) == 2 * r         # o changes only at the 2r kinks
     assert len({tuple(v) for v in o}) == 2 * r + 1
@@ -56,7 +57,7 @@ def test_l1_interval_count():
     assert breaks.shape[1] == 2 * r and alpha.shape[1] == 2 * r + 1
     # the extra cuts are only wasteful: with the right sign, the paper's intervals still find the minimum
     h = L1(0.5)
-    assert S.paper_solve(Qt, P, Z, h, crossing_sign=-1, drop_zero_y=False, l1_intervals="paper") == pytest.approx(
+    assert R.paper_solve(Qt, P, Z, h, crossing_sign=-1, drop_zero_y=False, l1_intervals="paper") == pytest.approx(
         solve_2x2_full(Qt, P, Z, h).value, abs=1e-10)
 
 
@@ -69,8 +70,8 @@ def test_zero_y_entries():
         assert brute_force_2x2(Qt, P, Z, h).value == pytest.approx(best, abs=1e-7)
         if harmful is None:
             continue  # capped-l1 is beyond the paper's recipe; its pieces are tested in test_symbolic
-        dropped = S.paper_solve(Qt, P, Z, h, drop_zero_y=True, **fixed_sign)
-        kept = S.paper_solve(Qt, P, Z, h, drop_zero_y=False, **fixed_sign)
+        dropped = R.paper_solve(Qt, P, Z, h, drop_zero_y=True, **fixed_sign)
+        kept = R.paper_solve(Qt, P, Z, h, drop_zero_y=False, **fixed_sign)
         assert kept == pytest.approx(best, abs=1e-10)
         assert (dropped > best + 1e-2) if harmful else dropped == pytest.approx(best, abs=1e-10)
     # l1: the y_i = 0 term lam |x_i| / sqrt(1 + t^2) is not constant in t
@@ -87,7 +88,7 @@ def test_zero_y_entries():
 def test_quartic_can_have_no_real_root():
     coeffs = quartic_coefficients(0.0, 3.0, 1.0, 0.0)
     np.testing.assert_allclose(coeffs, [0, 0, -5, 0, -9])
-    assert S.real_roots(coeffs).size == 0
+    assert R.real_roots(coeffs).size == 0
     lead = quartic_real_roots(coeffs)
     assert not np.any(np.isfinite(lead) & (np.abs(np.polyval(coeffs, np.nan_to_num(lead))) < 1e-9))
     # j = 0 needs c4 = 0: then theta = +-pi/2 is stationary (dF/dtheta there is -(a + d), a - d)
@@ -103,7 +104,7 @@ def test_quartic_has_a_real_root_when_c4_is_not_zero(v):
     if abs(coeffs[0]) < 1e-2 or np.allclose([a, b, w, d], 0, atol=1e-2):
         return  # the counterexample regime (c4 = 0) or a constant circle function
     # a smooth function on the circle has a minimum off cos theta = 0, hence a finite stationary t
-    assert S.real_roots(coeffs, imag_tol=1e-5).size >= 1
+    assert R.real_roots(coeffs, imag_tol=1e-5).size >= 1
 
 
 def test_quartic_closed_form():
@@ -135,7 +136,7 @@ def test_squaring_mixes_p_and_p_tilde():
     Qt, P, Z = random_instance(0)
     a, b, cq, d, e, _, _ = branch_coefficients(Qt, P, Z)
     w = cq - e
-    roots = S.real_roots(quartic_coefficients(a[0], b[0], w[0], d[0]))
+    roots = R.real_roots(quartic_coefficients(a[0], b[0], w[0], d[0]))
     rho = np.hypot(1.0, roots)
     G, H = d[0] - 2 * w[0] * roots - d[0] * roots**2, b[0] - a[0] * roots
     for_p, for_p_tilde = np.abs(G + H * rho) < 1e-9, np.abs(G - H * rho) < 1e-9
@@ -338,8 +339,8 @@ def test_distinct_pairs_order():
 def test_corollary_3_2_statement(n):
     from math import comb
 
-    from obcd_lite.teaching.completeness import (compose, distinct_block_factors, embed_factors, jacobi_givens_qr,
-                                                 random_orthogonal, three_block_factors)
+    from obcd_lite.teaching.completeness import compose, jacobi_givens_qr, random_orthogonal
+    from obcd_lite.teaching.completeness_blocks import distinct_block_factors, embed_factors, three_block_factors
 
     for det in (1, -1):
         D = random_orthogonal(n, det, n)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from scipy.optimize import brentq
 
 from obcd_lite import L0, L1, CappedL1, NonNeg, Zero
+from obcd_lite.teaching import paper_recipe as R
 from obcd_lite.teaching import symbolic as S
 from obcd_lite.subproblem.breakpoint import branch_coefficients, quartic_coefficients, quartic_real_roots
 
@@ -138,7 +139,7 @@ def test_pieces_reproduce_h_along_the_line(h, seed):
     y[0, 1] = 0.0
     breaks, alpha, beta, gamma = h.pieces(x, y)
     cuts = np.sort(breaks[0][np.isfinite(breaks[0])])
-    mids = S._interval_points(cuts)
+    mids = R._interval_points(cuts)
     for mid in mids:
         l = int(np.searchsorted(breaks[0], mid)) if alpha.shape[1] > 1 else 0
         rho = np.hypot(1.0, mid)

@@ -7,7 +7,7 @@ import numpy as np  # noqa: E402
 from obcd_lite.teaching.breakpoint import stepper_state  # noqa: E402
 from obcd_lite.teaching.instances import random_instance  # noqa: E402
 from obcd_lite.subproblem import branch_coefficients, quartic_coefficients  # noqa: E402
-from obcd_lite.teaching.symbolic import real_roots  # noqa: E402
+from obcd_lite.teaching.paper_recipe import real_roots  # noqa: E402
 from obcd_lite.viz.breakpoint import KIND_LABELS, quartic_roots_figure, stepper_figure  # noqa: E402
 
 
