@@ -1,6 +1,6 @@
 """OBCD against its relatives, the full grids behind notebook 07 (issue 20).
 
-1. Procrustes on O(p) (RCD's test_procrustes setting, ``obcd_lite.experiments.relatives``): p in
+1. Procrustes on O(p) (RCD's test_procrustes setting, ``obcd_lite.experiments.procrustes``): p in
    {20, 50}, seeds 0..S-1, det X0 matched / mismatched to the solution; RCD (the reference's tuned
    stepsize 1.1 of example 1, cyclic, linearized), the rotations-only exact search obcd_rot, the
    one-step block method obcd_step and OBCD (all cyclic), each for the same number of sweeps of C(p, 2)
@@ -25,8 +25,9 @@ import time
 import numpy as np
 import pandas as pd
 
-from obcd_lite.experiments.relatives import (ablation_grid, floor_census, ingredient_values, k3_by_updates,
-                                             procrustes_flops_per_update, procrustes_instance, procrustes_runs, to_target)
+from obcd_lite.experiments.procrustes import (floor_census, procrustes_flops_per_update, procrustes_instance,
+                                              procrustes_runs, to_target)
+from obcd_lite.experiments.relatives import ablation_grid, ingredient_values, k3_by_updates
 
 #: label -> (registry name, options) of the Procrustes comparison.
 PROCRUSTES_METHODS = {"RCD (stepsize 1.1)": ("rcd", {"stepsize": 1.1}),

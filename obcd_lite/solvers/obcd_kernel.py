@@ -32,7 +32,8 @@ from numba import njit
 
 from ..block_arithmetic import block_2x2, step_2x2
 from ..penalties import CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND
-from ..subproblem.sweep import coefficients_2x2, rotate_rows, sweep_into, sweep_workspace
+from ..subproblem.sweep import coefficients_2x2, rotate_rows, sweep_into
+from ..subproblem.workspace import sweep_workspace
 
 @njit(cache=True)
 def _penalty_value(M, kind, lam, tau):

@@ -60,8 +60,8 @@ that wins.
 
 The loops are compiled with numba: written with NumPy arrays, the same search spends most of its
 time in NumPy's fixed cost per call (about 50 operations on arrays of a few dozen numbers). The
-compiled OBCD kernel passes one workspace (``sweep_workspace``, a ``SweepWorkspace`` whose arrays
-are named) to every step (``sweep_into``), so the sweep allocates nothing (capped l1 swept on the
+compiled OBCD kernel passes one workspace (:mod:`.workspace`: ``sweep_workspace``, a ``SweepWorkspace``
+whose arrays are named) to every step (``sweep_into``), so the sweep allocates nothing (capped l1 swept on the
 whole circle still sorts with ``np.argsort``). ``sweep_into`` reads as its stages: the column sizes,
 then per branch the branch floor, ``_l0_branch`` (l0) or ``_branch_crossings`` (window, crossings,
 order), ``_score_crossings`` (pass 1: every crossing, and the arcs' states) and ``_score_inside_arcs``
@@ -71,77 +71,17 @@ order), ``_score_crossings`` (pass 1: every crossing, and the arcs' states) and 
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from ..penalties import CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND
+from ..penalties import CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND
 from .arcs import linear_min_inside, linear_min_on_arc, quadratic_min_on_arc, stationary_angles
-from .crossings import (_TIE_TOL, _ZERO_TOL, _add, _crossings_into, _entries_into, _has_tie, _sort_crossings,
-                        _state_at, _stretch_state, _tie_group)
+from .crossings import (_TIE_TOL, _TWO_PI, _ZERO_TOL, _add, _crossings_into, _entries_into, _has_tie,
+                        _sort_crossings, _state_at, _stretch_state, _tie_group)
 from .l0_points import _count_zeros, l0_zeros_min, line_keys
-from .window import (SECTORS, WindowWorkspace, cut_circle, insertion_order, penalty_bounds, window_crossings_into,
-                     window_workspace)
-
-_TWO_PI = 2.0 * math.pi
-
-class SweepWorkspace(NamedTuple):
-    """The scratch of one sweep (``sweep_workspace``), by name.
-
-    Attributes
-    ----------
-    x, y, size, first_of : per entry of V Z (2 r): u_i = x_i c + y_i s, hypot(x_i, y_i), its first crossing.
-    angle, cos_sin, owner, step, order : per crossing; owner: its entry (-1: theta = pi); step of (A_h, B_h, K, N).
-    arc, bound, ends : per arc: (A, B, K, negatives), lower bound, ends (lo, hi; cos, sin at lo; at hi).
-    psi, column, quarter, key, line : per column: the sort of ``crossings._sort_crossings``; ``l0_points.line_keys``.
-    points, roots, scratch : a column's four zeros; the quartic's roots and work space.
-    window : a ``window.WindowWorkspace``.
-    """
-    x: np.ndarray
-    y: np.ndarray
-    size: np.ndarray
-    first_of: np.ndarray
-    angle: np.ndarray
-    cos_sin: np.ndarray
-    owner: np.ndarray
-    step: np.ndarray
-    order: np.ndarray
-    arc: np.ndarray
-    bound: np.ndarray
-    ends: np.ndarray
-    psi: np.ndarray
-    column: np.ndarray
-    quarter: np.ndarray
-    key: np.ndarray
-    line: np.ndarray
-    points: np.ndarray
-    roots: np.ndarray
-    scratch: np.ndarray
-    window: WindowWorkspace
-
-
-@njit(cache=True)
-def sweep_workspace(r):
-    """The scratch arrays of ``sweep_into`` for Z with r columns (capped l1: 6 crossings per entry),
-    allocated once and reused across the steps of a run.
-
-    Parameters
-    ----------
-    r : int, the number of columns of Z.
-
-    Returns
-    -------
-    SweepWorkspace
-    """
-    n, m, columns = 2 * r, 12 * r + 1, max(r, 1)
-    return SweepWorkspace(
-        np.empty(n), np.empty(n), np.empty(n), np.empty(n, np.int64),
-        np.empty(m), np.empty((m, 2)), np.empty(m, np.int64), np.empty((m, 4)), np.empty(m, np.int64),
-        np.empty((m + SECTORS, 4)), np.empty(m + SECTORS), np.empty((m + SECTORS, 6)),
-        np.empty(columns), np.empty(columns, np.int64), np.empty(columns, np.int64),
-        np.empty(columns), np.empty(columns, np.int64), np.empty((4, 2)),
-        np.empty(8), np.empty(20), window_workspace())
+from .window import cut_circle, insertion_order, penalty_bounds, window_crossings_into
+from .workspace import sweep_workspace
 
 
 @njit(cache=True)

@@ -1,5 +1,6 @@
 """Figures for notebook 07: OBCD against its relatives (pure drawing from
-:mod:`obcd_lite.experiments.relatives`). Methods keep their colours of :data:`.style.SOLVER_COLORS`."""
+:mod:`obcd_lite.experiments.procrustes` and :mod:`obcd_lite.experiments.relatives`). Methods keep their colours
+of :data:`.style.SOLVER_COLORS`."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt

@@ -1,4 +1,5 @@
-"""Notebook 07's compute: the Procrustes floor, the ablation grid, the agreement census."""
+"""Notebook 07's compute (experiments.procrustes, experiments.relatives): the Procrustes floor, the ablation
+grid, the agreement census."""
 import itertools
 
 import numpy as np
@@ -6,10 +7,10 @@ import pytest
 
 from obcd_lite.data import load_dataset
 from obcd_lite.experiments import build_problem, start_point
-from obcd_lite.experiments.relatives import (ablation_grid, agreement_census, criticality_measure, floor_census,
-                                             ingredient_values, limit_clusters, procrustes_floor_gap,
-                                             procrustes_flops_per_update, procrustes_instance, procrustes_runs,
-                                             signed_permutation_distance, special_procrustes, to_target)
+from obcd_lite.experiments.procrustes import (floor_census, procrustes_floor_gap, procrustes_flops_per_update,
+                                              procrustes_instance, procrustes_runs, special_procrustes, to_target)
+from obcd_lite.experiments.relatives import (ablation_grid, agreement_census, criticality_measure, ingredient_values,
+                                             limit_clusters, signed_permutation_distance)
 from obcd_lite.solvers import manpg
 from obcd_lite.stiefel import random_stiefel
 from obcd_lite.teaching.completeness import closest_with_det, random_orthogonal

@@ -8,7 +8,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from obcd_lite.experiments.relatives import ablation_grid, procrustes_instance, procrustes_runs  # noqa: E402
+from obcd_lite.experiments.procrustes import procrustes_instance, procrustes_runs  # noqa: E402
+from obcd_lite.experiments.relatives import ablation_grid  # noqa: E402
 from obcd_lite.viz.relatives import RELATIVE_COLORS, ablation_figure, procrustes_figure  # noqa: E402
 
 
