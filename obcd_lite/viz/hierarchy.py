@@ -110,6 +110,9 @@ def certificate_figure(classification, figsize=(10, 3.6)):
     if c.global_min is not None:
         notes["global"] = (f"F {equals(c.F, 4)}, min F ∈ [{fmt(c.global_min.lower_bound, 4)}, "
                            f"{fmt(c.global_min.value, 4)}]")
+        if c.is_global is False and not c.eps_global:  # a lower point is known: say by how much, so that
+            # equal-looking 4-digit values never seem to contradict the verdict
+            notes["global"] += f"; F − min F {equals(c.F - c.global_min.value, 2, style='e')}"
     else:
         notes["global"] = getattr(c, "global_note", "") or "not searched (the explorer certifies only tiny angle spaces)"
     if c.eps_global:  # within the certified gap, but a global minimizer is critical and BS_k (Theorem 3.8(b))

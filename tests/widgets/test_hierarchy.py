@@ -99,6 +99,12 @@ def test_explorer_certifies_the_global_level_at_n4_r2_with_scip():
     # point SCIP's search found: certified not global
     c = e.classification
     assert c.bs[2] and not c.critical and c.F > g.value + 1e-5 and c.is_global is False
+    # F and min F agree to the 4 digits the figure prints: it also says by how much F is above, so the
+    # verdict "no" never looks contradicted by its own numbers
+    fig = certificate_figure(c)
+    note = [t.get_text() for t in fig.axes[0].texts][-1]
+    plt.close(fig)
+    assert "F − min F = 5.02e-05" in note
 
 
 def test_an_invalid_combination_clears_the_figure_and_says_why():
