@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 DECKS = [p.stem for n in ("01", "02", "03") for p in sorted((ROOT / "notebooks").glob(f"{n}_*.ipynb"))]
 LOCAL_HOST = "127.0.0.1"
-MATHJAX_TIMEOUT = 60
+MATHJAX_TIMEOUT = 300  # seconds: a liveness bound, not a speed check
 
 STATE_JS = """() => ({
     slides: Reveal.getTotalSlides(),
