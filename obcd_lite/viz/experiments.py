@@ -80,6 +80,8 @@ def sparsity_axes(ax, X: np.ndarray, title: str = "", tol: float = NNZ_TOL) -> N
     ax.imshow((np.abs(X) > tol).astype(float), cmap="Greys", vmin=0.0, vmax=1.0, aspect="auto",
               interpolation="nearest")
     ax.set_xlabel("column j")
+    r = X.shape[1]  # ticks on whole columns only
+    ax.set_xticks(range(r) if r <= 10 else np.linspace(0, r - 1, 5).round())
     ax.set_ylabel("row i")
     ax.set_title(title or f"nnz = {int(np.count_nonzero(np.abs(X) > tol))}")
 
