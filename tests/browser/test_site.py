@@ -48,6 +48,7 @@ MATH_COUNTS_JS = """() => ({
             '.MathJax, .MathJax_Display, .MathJax_SVG, .MathJax_SVG_Display')).length,
     errors: document.querySelectorAll('.MathJax .merror, .mjx-merror, [data-mjx-error]').length,
 })"""
+HAS_MATHJAX_JS = """() => [...document.scripts].some(s => /mathjax/i.test(s.src || ''))"""
 IMAGES_JS = """() => Promise.all([...document.images].map(img => img.decode().then(
     () => [img.getAttribute('src').slice(0, 80), img.naturalWidth],
     () => [img.getAttribute('src').slice(0, 80), 0])))"""
@@ -87,6 +88,9 @@ def test_site_page_in_a_real_browser(browser, site_url, page_path):
         page.goto(f"{site_url}/{page_path}", wait_until="load")
         counts = page.evaluate(MATH_COUNTS_JS)
         if counts["math"]:
+            # Sphinx loads MathJax only on pages with math of their own: math elsewhere (a title in the
+            # navigation) would stay raw TeX and the wait below would never end
+            assert page.evaluate(HAS_MATHJAX_JS), f"{page_path}: math on the page but no MathJax loaded (raw TeX)"
             page.wait_for_function(TYPESET_JS, timeout=MATHJAX_TIMEOUT * 1000)
             counts = page.evaluate(MATH_COUNTS_JS)
         images = page.evaluate(IMAGES_JS)
