@@ -167,7 +167,35 @@ def _check_names(values, valid, what: str) -> tuple:
     for value in values:
         if value not in valid:
             raise ValueError(f"unknown {what} {value!r}; valid names: {', '.join(valid)}")
+    _check_unique(values, what)
     return values
+
+
+def _check_unique(values: tuple, what: str) -> None:
+    """A value twice in a grid gives the same run twice (one identity, :data:`~.records.IDENTITY`)."""
+    twice = sorted({repr(v) for i, v in enumerate(values) if v in values[:i]})
+    if twice:
+        raise ValueError(f"{what} {', '.join(twice)} given twice: a grid runs each combination once")
+
+
+def _check_positive_int(value, name: str) -> int:
+    """``value`` as an int >= 1; a bool, a float (even 2.0) or anything else is refused naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {name} = {value!r}")
+    return int(value)
+
+
+def _check_seeds(seeds) -> tuple:
+    """The grid's seeds: non-negative ints (they seed numpy's generators), each once."""
+    seeds = _as_tuple(seeds)
+    if not seeds:
+        raise ValueError("seeds = () gives no run; give at least one integer seed")
+    for seed in seeds:
+        if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seeds must be non-negative integers, got seed {seed!r} in seeds = {seeds!r}")
+    seeds = tuple(int(seed) for seed in seeds)
+    _check_unique(seeds, "seed")
+    return seeds
 
 
 def _as_tuple(values) -> tuple:
@@ -253,19 +281,17 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
     if not methods:
         raise ValueError(f"no methods given; valid: {', '.join(SOLVERS)}")
     stages = {method: parse_method(method) for method in methods}
+    _check_unique(methods, "method")
     lams = tuple(check_nonnegative(lam, "lam") for lam in _as_tuple(lams))
     if not lams and set(problems) != {"nonneg"}:
         raise ValueError(f"lams = () leaves the problems {[p for p in problems if p != 'nonneg']} without a run; "
                          "give at least one lam >= 0")
-    seeds = _as_tuple(seeds)
-    if not seeds:
-        raise ValueError("seeds = () gives no run; give at least one integer seed")
-    for seed in seeds:
-        if isinstance(seed, bool) or int(seed) != seed:
-            raise ValueError(f"seeds must be integers, got {seed!r}")
+    _check_unique(lams, "lam")
+    seeds = _check_seeds(seeds)
     time_limit = check_nonnegative(time_limit, "time_limit", strict=True)
-    if isinstance(r, bool) or int(r) != r or r < 1:
-        raise ValueError(f"r must be a positive integer, got r = {r!r}")
+    max_iter = _check_positive_int(max_iter, "max_iter")
+    r = _check_positive_int(r, "r")
+    m, n = (None if v is None else _check_positive_int(v, name) for v, name in ((m, "m"), (n, "n")))
     scales = _check_scales(scale, problems)
     if on_unsupported not in ("record", "raise"):
         raise ValueError(f"on_unsupported must be 'record' or 'raise', got {on_unsupported!r}")
