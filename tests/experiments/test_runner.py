@@ -255,7 +255,7 @@ def test_a_failing_run_loses_nothing_and_the_grid_resumes(monkeypatch, tmp_path)
         run_experiment(**{**GRID, "time_limit": 0.1}, seeds=(0,), resume=first)
     other = dataclasses.replace(first, settings={**first.settings, "digests": {
         key: "another machine's" for key in first.settings["digests"]}})
-    with pytest.raises(ValueError, match=r"resume: data set \('randn', 8, 12, 0\) of the previous experiment differs"):
+    with pytest.raises(ValueError, match=r"resume: the previous experiment: its data set \('randn', 8, 12, 0\) "):
         run_experiment(**GRID, seeds=(0,), resume=other)
 
 
