@@ -129,7 +129,7 @@ def _kernel_sliders(lab, page, notebook: str) -> list:
     """The kernel's sliders, asked over the kernel's own connection file (no output in the notebook)."""
     from jupyter_client import BlockingKernelClient
 
-    sessions = json.loads(page.request.get(f"{lab.url}/api/sessions").text())
+    sessions = json.loads(page.request.get(f"{lab.url}/api/sessions", timeout=LIVENESS * 1000).text())
     kernel = next(s["kernel"]["id"] for s in sessions if s["path"].endswith(notebook))
     client = BlockingKernelClient(connection_file=str(lab.runtime / f"kernel-{kernel}.json"))
     client.load_connection_file()
@@ -155,9 +155,10 @@ def _kernel_sliders(lab, page, notebook: str) -> list:
 def _close_session(lab, page, notebook: str) -> None:
     """Shut this notebook's kernel down now (the server would keep it until the session ends)."""
     xsrf = next((c["value"] for c in page.context.cookies() if c["name"] == "_xsrf"), "")
-    for session in json.loads(page.request.get(f"{lab.url}/api/sessions").text()):
+    for session in json.loads(page.request.get(f"{lab.url}/api/sessions", timeout=LIVENESS * 1000).text()):
         if session["path"].endswith(notebook):
-            page.request.delete(f"{lab.url}/api/sessions/{session['id']}", headers={"X-XSRFToken": xsrf})
+            page.request.delete(f"{lab.url}/api/sessions/{session['id']}", headers={"X-XSRFToken": xsrf},
+                                timeout=LIVENESS * 1000)
 
 
 def _readout_value(text: str) -> tuple[float, float]:
@@ -200,13 +201,20 @@ def _move_slider(lab, page, name: str, view, timings: dict) -> None:
                 f"slider {label!r} moved ({before_readout} -> {readout.inner_text()}) but neither the figure nor "
                 "the text it drives changed"), pytrace=False)
         timings[f"slider {label}"] = round(time.monotonic() - start, 2)
-    # The kernel's slider of that name took the value the readout shows (a log slider's handle
-    # position is the exponent, so the readout is the value to compare).
+    # The kernel's slider of that name takes the value the readout shows (a log slider's handle
+    # position is the exponent, so the readout is the value to compare); asked until it has, since the
+    # browser's message and our question reach the kernel in either order.
     shown, tolerance = _readout_value(readout.inner_text())
-    changed = [(d, v) for d, v in _kernel_sliders(lab, page, name) if d == label and (d, v) not in kernel_before]
-    assert any(abs(v - shown) <= tolerance * (1 + 1e-9) for _, v in changed), (
-        f"{name}: moved slider {label!r} to {shown} in the browser; the kernel's sliders went from "
-        f"{kernel_before} to {_kernel_sliders(lab, page, name)}")
+    deadline = time.monotonic() + LIVENESS
+    while True:
+        now = _kernel_sliders(lab, page, name)
+        changed = [(d, v) for d, v in now if d == label and (d, v) not in kernel_before]
+        if any(abs(v - shown) <= tolerance * (1 + 1e-9) for _, v in changed):
+            break
+        assert time.monotonic() < deadline, f"{name}: " + liveness_message(
+            f"moved slider {label!r} to {shown} in the browser; the kernel's sliders went from {kernel_before} "
+            f"to {now}, not to it")
+        time.sleep(0.5)
 
 
 def _wait_for_run_all(page, name: str, stored: dict) -> None:
