@@ -220,8 +220,8 @@ def reusable_runs(resume, settings: dict, grid) -> dict:
         resume = load_experiment(resume)
     check_settings(resume.settings, settings, "resume: the previous experiment")
     finished = {key: run for key, run in _runs(resume).items() if run[0]["stop_reason"] != FAILED}
-    grid = [run_identity(ident) for ident in grid]
-    if finished and not set(finished) & set(grid):
+    grid = {run_identity(ident) for ident in grid}
+    if finished and not set(finished) & grid:
         theirs = [set(column) for column in zip(*finished)]
         ours = [set(column) for column in zip(*grid)]
         disjoint = [i for i in range(len(IDENTITY)) if not theirs[i] & ours[i]] or range(len(IDENTITY))
@@ -230,7 +230,7 @@ def reusable_runs(resume, settings: dict, grid) -> dict:
                                               f"{sorted(map(str, ours[i]))}" for i in disjoint if theirs[i] != ours[i])
                          + "); drop resume= to run this grid afresh (one checkpoint file keeps the runs of several "
                          "grids of one budget)")
-    return {key: run for key, run in finished.items() if key in set(grid)}
+    return {key: run for key, run in finished.items() if key in grid}
 
 
 def failed_record(ident: dict, error: BaseException) -> dict:
