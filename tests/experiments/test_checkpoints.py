@@ -22,6 +22,7 @@ import obcd_lite.experiments.runner as runner_module
 from obcd_lite import SOLVERS
 from obcd_lite.experiments import run_experiment
 from obcd_lite.experiments.records import FAILED, load_experiment, merge_experiments
+from obcd_lite.threads import blas_threads_limited
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Seconds: how long a child process may take (a liveness bound: a loaded 2-core machine is slow, not hung).
@@ -207,10 +208,13 @@ def test_two_threads_on_one_checkpoint_lose_nothing(tmp_path, monkeypatch):
             errors.append(exc)
 
     threads = [threading.Thread(target=grid, args=(seeds,)) for seeds in ((0, 1, 2), (3, 4, 5))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(LIVENESS)
+    # run_experiment's BLAS limit (threadpoolctl) is per process: two threads entering and leaving it in
+    # turn could leave this process at 1 thread; the outer block restores the setting for later tests.
+    with blas_threads_limited(1):
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(LIVENESS)
     assert not any(thread.is_alive() for thread in threads), "a writer hung (liveness bound of 15 min)"
     assert errors == []
     saved = load_experiment(path)
