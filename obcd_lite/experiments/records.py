@@ -33,8 +33,9 @@ TARGET_RTOL = 1e-6
 FAILED = "failed"
 #: Seconds between two writes of ``run_experiment(checkpoint=...)`` (and one at the end).
 CHECKPOINT_EVERY = 10.0
-#: The settings every run of a resumed grid or of one checkpoint file shares: the budget, then the sizes.
+#: The budget every run of a resumed grid or of one checkpoint file shares.
 BUDGET_SETTINGS = ("time_limit", "max_iter", "options")
+#: The sizes asked for that every run of a resumed grid or of one checkpoint file shares.
 SIZE_SETTINGS = ("m", "n", "r")
 
 #: The columns of the table :func:`~.runner.run_experiment` returns, one row per run.
