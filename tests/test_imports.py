@@ -154,3 +154,14 @@ def test_a_lazy_import_counts(tmp_path):
     path.write_text("def f():\n    from .penalties import Penalty\n    return Penalty\n")
     modules = {"obcd_lite.validation": path, "obcd_lite.penalties": path}
     assert imports_of("obcd_lite.validation", path, modules) == {"obcd_lite.penalties"}
+
+
+def test_the_reference_search_stands_alone():
+    """subproblem/reference.py judges the compiled search: it shares no production code with it, only its own
+    scalar helpers (subproblem/reference_quartic.py), which restate the package's zero and tie rules by value."""
+    graph = import_graph()
+    assert graph["obcd_lite.subproblem.reference"] == {"obcd_lite.subproblem.reference_quartic"}
+    assert graph["obcd_lite.subproblem.reference_quartic"] == set()
+    from obcd_lite import rounding
+    from obcd_lite.subproblem import reference_quartic
+    assert (reference_quartic.ZERO_ULPS, reference_quartic.TIE_TOL) == (rounding.ZERO_ULPS, rounding.TIE_TOL)

@@ -1,13 +1,16 @@
-"""The built-in penalties: h = 0, l0, l1, capped-l1 and the indicator of X >= 0, and the one table of their
-names (:data:`PENALTY_NAMES`, :func:`penalty_by_name`). Each owns its value, its pieces along a line, its
+"""The built-in penalties: h = 0, l0, l1, capped-l1 and the indicator of X >= 0, each registered under
+its ``name`` (the one registry, :mod:`.base`; :data:`PENALTY_NAMES`, :func:`penalty_by_name`). Each owns its value, its pieces along a line, its
 proximal map, a subgradient and its limiting subdifferential (the interface: :class:`~.base.Penalty`).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..validation import check_nonnegative
-from .base import CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND, Penalty, zero_at, zero_crossings
+from .base import (CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND, Penalty, build_penalty, piece_midpoints,
+                   registered_names, zero_at, zero_crossings)
 
 
 def _constant(m: int, gamma=0.0):
@@ -23,11 +26,15 @@ def _check_step(t) -> float:
 class Zero(Penalty):
     """h = 0: the smooth problem."""
 
+    name = "zero"
     sweep_kind = ZERO_KIND
     convex = True
 
     def elementwise(self, U):
         return np.zeros_like(U)
+
+    def entry_piece(self, u, x, y):
+        return 0.0, 0.0, 0.0
 
     def __call__(self, M) -> float:
         return 0.0
@@ -72,6 +79,7 @@ class L0(Penalty):
         The weight, lam >= 0.
     """
 
+    name = "l0"
     continuous = False
     sweep_kind = L0_KIND
     subgradient_informative = False
@@ -81,6 +89,9 @@ class L0(Penalty):
 
     def elementwise(self, U):
         return self.lam * (U != 0)
+
+    def entry_piece(self, u, x, y):
+        return 0.0, 0.0, (self.lam if u != 0 else 0.0)  # a count: constant on the piece
 
     def prox(self, M, t: float) -> np.ndarray:
         M = np.asarray(M, dtype=float)
@@ -124,6 +135,7 @@ class L1(Penalty):
         The weight, lam >= 0.
     """
 
+    name = "l1"
     sweep_kind = L1_KIND
     convex = True
 
@@ -132,6 +144,10 @@ class L1(Penalty):
 
     def elementwise(self, U):
         return self.lam * np.abs(U)
+
+    def entry_piece(self, u, x, y):
+        o = math.copysign(1.0, u) if u != 0 else 0.0
+        return self.lam * o * x, self.lam * o * y, 0.0    # lam |u| = lam o (x + t y) / rho
 
     def prox(self, M, t: float) -> np.ndarray:
         M = np.asarray(M, dtype=float)
@@ -191,6 +207,7 @@ class CappedL1(Penalty):
         The cap, tau > 0.
     """
 
+    name = "capped_l1"
     sweep_kind = CAPPED_KIND
 
     def __init__(self, lam: float, tau: float):
@@ -199,6 +216,12 @@ class CappedL1(Penalty):
 
     def elementwise(self, U):
         return self.lam * np.minimum(np.abs(U), self.tau)
+
+    def entry_piece(self, u, x, y):
+        if abs(u) >= self.tau:
+            return 0.0, 0.0, self.lam * self.tau          # at the cap: a constant
+        o = math.copysign(1.0, u) if u != 0 else 0.0
+        return self.lam * o * x, self.lam * o * y, 0.0
 
     def kink_levels(self) -> tuple[float, ...]:
         return (0.0, self.tau, -self.tau)
@@ -260,15 +283,7 @@ class CappedL1(Penalty):
 
     def pieces(self, x, y):
         breaks = np.sort(np.concatenate([zero_crossings(x, y), self.cap_crossings(x, y)], axis=1), axis=1)
-        m = x.shape[0]
-        # Pieces past the last breakpoint (absent ones are +inf) repeat the last real piece, so
-        # that column -1 always describes t -> +inf.
-        last = np.max(np.where(np.isfinite(breaks), breaks, -np.inf), axis=1, keepdims=True)
-        lo = np.concatenate([np.full((m, 1), -np.inf), np.where(np.isfinite(breaks), breaks, last)], axis=1)
-        hi = np.concatenate([breaks, np.full((m, 1), np.inf)], axis=1)
-        with np.errstate(invalid="ignore"):
-            mid = np.where(np.isfinite(lo) & np.isfinite(hi), 0.5 * (lo + hi),
-                           np.where(np.isfinite(lo), lo + 1.0, np.where(np.isfinite(hi), hi - 1.0, 0.0)))
+        mid = piece_midpoints(breaks)
         # A point inside each interval tells which entries are capped there.
         u = x[:, None, :] + mid[:, :, None] * y[:, None, :]
         capped = np.abs(u) >= self.tau * np.sqrt(1.0 + mid * mid)[:, :, None]
@@ -290,6 +305,7 @@ class NonNeg(Penalty):
     ValueError at a negative entry (h = inf there).
     """
 
+    name = "nonneg"
     symmetric = False
     continuous = False
     sweep_kind = NONNEG_KIND
@@ -298,6 +314,9 @@ class NonNeg(Penalty):
 
     def elementwise(self, U):
         return np.where(U >= 0, 0.0, np.inf)
+
+    def entry_piece(self, u, x, y):
+        return 0.0, 0.0, (math.inf if u < 0 else 0.0)
 
     def prox(self, M, t: float) -> np.ndarray:
         _check_step(t)
@@ -340,29 +359,31 @@ class NonNeg(Penalty):
         return "NonNeg()"
 
 
-#: The penalties by name, in the order the notebooks' controls list them.
-PENALTY_NAMES = ("zero", "l0", "l1", "capped_l1", "nonneg")
+#: The built-in penalties' names, in the order the notebooks' controls list them (their registration order).
+PENALTY_NAMES = registered_names()
 
 
 def penalty_by_name(name: str, lam: float = 0.1, tau: float = 0.2) -> Penalty:
-    """The penalty called ``name`` with weight ``lam`` (and cap ``tau`` for capped-l1).
+    """The penalty registered as ``name`` with weight ``lam`` (and cap ``tau`` for capped-l1).
 
     Parameters
     ----------
     name : str
-        One of :data:`PENALTY_NAMES`: "zero", "l0", "l1", "capped_l1" or "nonneg".
+        A registered name: "zero", "l0", "l1", "capped_l1", "nonneg" (:data:`PENALTY_NAMES`) or the
+        ``name`` of a penalty class of your own.
     lam : float, default 0.1
-        The weight of l0, l1 and capped-l1 (ignored by the others).
+        The weight, passed when the class's constructor takes ``lam`` (l0, l1, capped-l1).
     tau : float, default 0.2
-        The cap of capped-l1.
+        The cap, passed when the constructor takes ``tau`` (capped-l1).
 
     Returns
     -------
     Penalty
-        ``Zero()``, ``L0(lam)``, ``L1(lam)``, ``CappedL1(lam, tau)`` or ``NonNeg()``.
+        ``Zero()``, ``L0(lam)``, ``L1(lam)``, ``CappedL1(lam, tau)``, ``NonNeg()``, or your class's.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not registered (the registered names listed).
     """
-    table = {"zero": Zero, "l0": lambda: L0(lam), "l1": lambda: L1(lam), "capped_l1": lambda: CappedL1(lam, tau),
-             "nonneg": NonNeg}
-    if name not in table:
-        raise ValueError(f"penalty must be one of {PENALTY_NAMES}, got {name!r}")
-    return table[name]()
+    return build_penalty(name, lam=lam, tau=tau)
