@@ -64,7 +64,7 @@ class PenaltyModel(NamedTuple):
         h is lam-Lipschitz entry by entry (l1, capped-l1): the relaxation's drift includes lam's share.
     nonneg : bool
         h is the indicator of X >= 0: the entries' lower bound is 0 and the columns are ordered by their
-        first row (in ``terms``) instead of by :func:`_break_symmetry`.
+        first row (in ``terms``) instead of by ``_break_symmetry``.
     terms : callable or None
         ``terms(M, X, h, lam, n, r, has_symmetry_order) -> list``: h's variables and constraints, and
         its terms of the objective (None: h = 0).

@@ -5,15 +5,15 @@ and the helpers that decide when an entry is zero to rounding (the built-in pena
 Each penalty is a callable ``h(M) -> float``. For the breakpoint search of
 ``solve_2x2`` each one also describes itself along a line: for
 u(t) = (x + t y) / sqrt(1 + t^2), ``pieces(x, y)`` returns the breakpoints in t
-and, on every interval between them, (alpha, beta, gamma) with
+and, on every interval between them, (a_h, b_h, h_0) with
 
-    sum_i h(u_i(t)) = (alpha + beta t) / sqrt(1 + t^2) + gamma,
+    sum_i h(u_i(t)) = (a_h + b_h t) / sqrt(1 + t^2) + h_0,
 
 and, where h is not continuous, ``break_values`` gives sum_i h(u_i(t)) at the
 breakpoints themselves. Inputs are batched: x and y have shape (m, n_e);
-breakpoints come back as an (m, K) array with absent ones at +inf (sorted
+breakpoints come back as an (m, n_b) array with absent ones at +inf (sorted
 ascending unless one set of coefficients holds on the whole line), the coefficients as
-(m, K + 1) arrays (interval l lies between breakpoints l - 1 and l; the first
+(m, n_b + 1) arrays (interval l lies between breakpoints l - 1 and l; the first
 and last columns hold as t -> -inf and t -> +inf), or as (m, 1) arrays when one
 set of coefficients holds on the whole line.
 
@@ -72,12 +72,12 @@ def zero_at(x: np.ndarray, y: np.ndarray, t: np.ndarray) -> np.ndarray:
     x, y : numpy.ndarray
         (m, n_e).
     t : numpy.ndarray
-        (m, K).
+        (m, n_b).
 
     Returns
     -------
     numpy.ndarray
-        (m, K, n_e) booleans.
+        (m, n_b, n_e) booleans.
     """
     size = ZERO_ULPS * EPS * np.hypot(x, y)[:, None, :] * np.hypot(1.0, t)[:, :, None]
     return np.abs(x[:, None, :] + t[:, :, None] * y[:, None, :]) <= size
@@ -387,9 +387,8 @@ class Penalty(metaclass=abc.ABCMeta):  # (not abc.ABC: the site's API page shows
         Returns
         -------
         tuple of numpy.ndarray
-            ``(breaks, alpha, beta, gamma)``: the sorted breakpoints t (m, K; +inf where absent) and per piece
-            (m, K + 1) the coefficients of h(u(t)) = (alpha + beta t) / sqrt(1 + t^2) + gamma (the glossary's
-            a_h, b_h, h_0).
+            ``(breaks, a_h, b_h, h_0)``: the sorted breakpoints t (m, n_b; +inf where absent) and per piece
+            (m, n_b + 1) the coefficients of h(u(t)) = (a_h + b_h t) / sqrt(1 + t^2) + h_0.
 
         Raises
         ------
@@ -399,7 +398,7 @@ class Penalty(metaclass=abc.ABCMeta):  # (not abc.ABC: the site's API page shows
         """
         raise NotImplementedError(f"{type(self).__name__} does not describe its pieces along a line (pieces)")
 
-    def break_values(self, x, y, breaks, alpha, beta, gamma) -> np.ndarray:
+    def break_values(self, x, y, breaks, a_h, b_h, h_0) -> np.ndarray:
         """sum_i h(u_i(t)) at every breakpoint t.
 
         Needed only when h is not continuous (for a continuous h the search takes the limit of the piece's
@@ -409,13 +408,13 @@ class Penalty(metaclass=abc.ABCMeta):  # (not abc.ABC: the site's API page shows
         ----------
         x, y : numpy.ndarray
             (m, n_e), as for :meth:`pieces`.
-        breaks, alpha, beta, gamma : numpy.ndarray
+        breaks, a_h, b_h, h_0 : numpy.ndarray
             What :meth:`pieces` returned.
 
         Returns
         -------
         numpy.ndarray
-            (m, K).
+            (m, n_b).
         """
         raise NotImplementedError(f"{type(self).__name__} is continuous: the search takes its pieces' limits")
 
@@ -450,12 +449,12 @@ def piece_midpoints(breaks: np.ndarray) -> np.ndarray:
     Parameters
     ----------
     breaks : numpy.ndarray
-        (m, K), sorted ascending, +inf where absent.
+        (m, n_b), sorted ascending, +inf where absent.
 
     Returns
     -------
     numpy.ndarray
-        (m, K + 1): column l inside piece l (between breakpoints l - 1 and l).
+        (m, n_b + 1): column l inside piece l (between breakpoints l - 1 and l).
     """
     m = breaks.shape[0]
     last = np.max(np.where(np.isfinite(breaks), breaks, -np.inf), axis=1, keepdims=True)

@@ -1,5 +1,5 @@
 """The built-in penalties: h = 0, l0, l1, capped-l1 and the indicator of X >= 0, each registered under
-its ``name`` (the one registry, :mod:`.base`; :data:`PENALTY_NAMES`, :func:`penalty_by_name`). Each owns its value, its pieces along a line, its
+its ``name`` (the one registry, :mod:`obcd_lite.penalties.base`; :data:`PENALTY_NAMES`, :func:`penalty_by_name`). Each owns its value, its pieces along a line, its
 proximal map, a subgradient and its limiting subdifferential (the interface: :class:`~.base.Penalty`).
 """
 from __future__ import annotations
@@ -13,9 +13,9 @@ from .base import (CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND, Penalt
                    registered_names, zero_at, zero_crossings)
 
 
-def _constant(m: int, gamma=0.0):
+def _constant(m: int, h_0=0.0):
     zeros = np.zeros((m, 1))
-    return zeros, zeros, zeros + gamma
+    return zeros, zeros, zeros + h_0
 
 
 def _check_step(t) -> float:
@@ -114,7 +114,7 @@ class L0(Penalty):
         live = np.count_nonzero((x != 0) | (y != 0), axis=1)[:, None]
         return breaks, *_constant(x.shape[0], self.lam * live)
 
-    def break_values(self, x, y, breaks, alpha, beta, gamma):
+    def break_values(self, x, y, breaks, a_h, b_h, h_0):
         # At a crossing every entry that vanishes there drops out, ties included.
         finite = np.where(np.isfinite(breaks), breaks, 0.0)
         return self.lam * (x.shape[1] - np.count_nonzero(zero_at(x, y, finite), axis=2))
@@ -165,7 +165,7 @@ class L1(Penalty):
 
     def pieces(self, x, y):
         m, n = x.shape
-        # One array holds the crossings and the jumps of (alpha, beta) at them, so a single
+        # One array holds the crossings and the jumps of (a_h, b_h) at them, so a single
         # fancy index sorts all three: crossing t_i flips sign_i from -sign(y_i) to +sign(y_i),
         # which adds 2 sign(y_i) (x_i, y_i).
         table = np.empty((3, m, n))
@@ -266,19 +266,19 @@ class CappedL1(Penalty):
         numpy.ndarray
             (m, 2 n_e): both roots of each entry, +inf where an entry never reaches the cap.
         """
-        A = y * y - self.tau**2
-        B = 2.0 * x * y
-        C = x * x - self.tau**2
+        qa = y * y - self.tau**2
+        qb = 2.0 * x * y
+        qc = x * x - self.tau**2
         # B^2 - 4AC = 4 tau^2 (x^2 + y^2 - tau^2): the factored form does not cancel when |x|, |y| >> tau
         disc = 4.0 * self.tau**2 * (x * x + y * y - self.tau**2)
         real = disc >= 0
         sq = np.sqrt(np.where(real, disc, 0.0))
-        q = -0.5 * (B + np.where(B >= 0, sq, -sq))  # stable quadratic formula
+        q = -0.5 * (qb + np.where(qb >= 0, sq, -sq))  # stable quadratic formula
         with np.errstate(divide="ignore", invalid="ignore"):
-            t1 = np.where(real & (A != 0), q / A, np.inf)
-            t2 = np.where(real & (q != 0), C / q, np.inf)
-            t_lin = np.where((A == 0) & (B != 0), -C / np.where(B != 0, B, 1.0), np.inf)
-        t1 = np.where(A == 0, t_lin, t1)
+            t1 = np.where(real & (qa != 0), q / qa, np.inf)
+            t2 = np.where(real & (q != 0), qc / q, np.inf)
+            t_lin = np.where((qa == 0) & (qb != 0), -qc / np.where(qb != 0, qb, 1.0), np.inf)
+        t1 = np.where(qa == 0, t_lin, t1)
         return np.concatenate([t1, t2], axis=1)
 
     def pieces(self, x, y):
@@ -288,10 +288,10 @@ class CappedL1(Penalty):
         u = x[:, None, :] + mid[:, :, None] * y[:, None, :]
         capped = np.abs(u) >= self.tau * np.sqrt(1.0 + mid * mid)[:, :, None]
         live = np.where(capped, 0.0, np.sign(u))
-        alpha = self.lam * np.sum(live * x[:, None, :], axis=2)
-        beta = self.lam * np.sum(live * y[:, None, :], axis=2)
-        gamma = self.lam * self.tau * np.count_nonzero(capped, axis=2)
-        return breaks, alpha, beta, gamma
+        a_h = self.lam * np.sum(live * x[:, None, :], axis=2)
+        b_h = self.lam * np.sum(live * y[:, None, :], axis=2)
+        h_0 = self.lam * self.tau * np.count_nonzero(capped, axis=2)
+        return breaks, a_h, b_h, h_0
 
     def __repr__(self) -> str:
         return f"CappedL1(lam={self.lam:g}, tau={self.tau:g})"
@@ -341,12 +341,12 @@ class NonNeg(Penalty):
         ub = np.min(np.where(y < 0, crossings, np.inf), axis=1)
         feasible = (lb <= ub) & np.all((y != 0) | (x >= 0), axis=1)
         breaks = np.stack([lb, ub], axis=1)
-        gamma = np.full((x.shape[0], 3), np.inf)
-        gamma[feasible, 1] = 0.0
-        zeros = np.zeros_like(gamma)
-        return breaks, zeros, zeros, gamma
+        h_0 = np.full((x.shape[0], 3), np.inf)
+        h_0[feasible, 1] = 0.0
+        zeros = np.zeros_like(h_0)
+        return breaks, zeros, zeros, h_0
 
-    def break_values(self, x, y, breaks, alpha, beta, gamma):
+    def break_values(self, x, y, breaks, a_h, b_h, h_0):
         # Feasible where every entry is >= 0 or zero to rounding (lb may exceed ub by rounding
         # when the feasible set is the single point lb = ub).
         finite = np.where(np.isfinite(breaks), breaks, 0.0)

@@ -69,9 +69,9 @@ class AsymmetricL1(Penalty):
         breaks = np.sort(zero_crossings(x, y), axis=1)
         mid = piece_midpoints(breaks)
         slope = self._slopes(x[:, None, :] + mid[:, :, None] * y[:, None, :])
-        alpha = np.sum(slope * x[:, None, :], axis=2)
-        beta = np.sum(slope * y[:, None, :], axis=2)
-        return breaks, alpha, beta, np.zeros_like(alpha)
+        a_h = np.sum(slope * x[:, None, :], axis=2)
+        b_h = np.sum(slope * y[:, None, :], axis=2)
+        return breaks, a_h, b_h, np.zeros_like(a_h)
 
     def prox(self, M, t: float) -> np.ndarray:
         M = np.asarray(M, dtype=float)

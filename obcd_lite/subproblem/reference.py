@@ -19,8 +19,8 @@ the paper's errors corrected (the errata table of notebook 02, :data:`obcd_lite.
    capped-l1 also +-tau. Entries with y_i = 0 are kept (the paper drops them: wrong for l1, capped-l1
    and X >= 0).
 4. **Pieces** (:func:`piece`): between two breakpoints h(u(t)) = (a_h + b_h t) / rho + h_0, so the
-   objective is (A + B t) / rho + (w + d t) / rho^2 + e + h_0 with A = sigma a + a_h,
-   B = sigma b + b_h, w = cq - e (for X >= 0 the piece is feasible or not, as a whole). Each entry's
+   objective is (a_eff + b_eff t) / rho + (w + d t) / rho^2 + e + h_0 with a_eff = sigma a + a_h,
+   b_eff = sigma b + b_h, w = cq - e (for X >= 0 the piece is feasible or not, as a whole). Each entry's
    share is the penalty's own ``entry_piece`` (``penalties/builtin.py``: a few lines per penalty).
 5. **Stationary points** of a piece: the real roots of the quartic c4 t^4 + ... + c0 of Appendix B
    (:func:`~obcd_lite.subproblem.reference_quartic.quartic`; it may have no real root). Squaring
@@ -254,8 +254,8 @@ def half_circle_candidates(Qt, P, Z, h, branch: int, sigma: int) -> list[Candida
         if shifts is None:
             continue                                 # X >= 0 fails on this piece
         a_h, b_h, _ = shifts
-        A, B = sigma * a + a_h, sigma * b + b_h
-        coeffs = quartic(A, B, w, d)
+        a_eff, b_eff = sigma * a + a_h, sigma * b + b_h
+        coeffs = quartic(a_eff, b_eff, w, d)
         if not any(coeffs):
             continue                                 # the piece is constant: its ends are candidates
         for t in real_roots(coeffs):

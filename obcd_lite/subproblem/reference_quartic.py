@@ -134,25 +134,26 @@ def level_crossings(x: float, y: float, level: float) -> list[float]:
     list of float
         The real roots (none, one or two).
     """
-    A, B, C = y * y - level**2, 2.0 * x * y, x * x - level**2
+    qa, qb, qc = y * y - level**2, 2.0 * x * y, x * x - level**2
     disc = 4.0 * level**2 * (x * x + y * y - level**2)
     if disc < 0:
         return []
     sq = math.sqrt(disc)
-    q = -0.5 * (B + (sq if B >= 0 else -sq))          # no cancellation between B and the square root
-    roots = [q / A] if A != 0 else ([-C / B] if B != 0 else [])   # A = 0: the equation is linear
-    return roots + ([C / q] if q != 0 else [])
+    q = -0.5 * (qb + (sq if qb >= 0 else -sq))          # no cancellation between B and the square root
+    roots = [q / qa] if qa != 0 else ([-qc / qb] if qb != 0 else [])   # A = 0: the equation is linear
+    return roots + ([qc / q] if q != 0 else [])
 
 
-def quartic(A: float, B: float, w: float, d: float) -> list[float]:
-    """[c4, c3, c2, c1, c0] of Appendix B's quartic on a piece with linear part (A, B), w = cq - e and d.
+def quartic(a_eff: float, b_eff: float, w: float, d: float) -> list[float]:
+    """[c4, c3, c2, c1, c0] of Appendix B's quartic on a piece with linear part (a_eff, b_eff), w = cq - e, d.
 
-    p'(t) = 0  <=>  (B - A t) sqrt(1 + t^2) = -(d (1 + t^2) - 2 t (w + d t)); squared:
-    c4 = d^2 - A^2, c3 = 4 d w + 2 A B, c2 = 4 w^2 - 2 d^2 - A^2 - B^2, c1 = 2 A B - 4 d w, c0 = d^2 - B^2.
+    With (A, B) = (a_eff, b_eff): p'(t) = 0  <=>  (B - A t) sqrt(1 + t^2) = -(d (1 + t^2) - 2 t (w + d t));
+    squared: c4 = d^2 - A^2, c3 = 4 d w + 2 A B, c2 = 4 w^2 - 2 d^2 - A^2 - B^2, c1 = 2 A B - 4 d w,
+    c0 = d^2 - B^2.
 
     Parameters
     ----------
-    A, B : float
+    a_eff, b_eff : float
         The piece's linear part (sigma a + a_h, sigma b + b_h).
     w, d : float
         The quadratic part of eq. (1-D).
@@ -162,8 +163,8 @@ def quartic(A: float, B: float, w: float, d: float) -> list[float]:
     list of float
         The five coefficients, highest degree first.
     """
-    return [d * d - A * A, 4 * d * w + 2 * A * B, 4 * w * w - 2 * d * d - A * A - B * B,
-            2 * A * B - 4 * d * w, d * d - B * B]
+    return [d * d - a_eff * a_eff, 4 * d * w + 2 * a_eff * b_eff, 4 * w * w - 2 * d * d - a_eff * a_eff - b_eff * b_eff,
+            2 * a_eff * b_eff - 4 * d * w, d * d - b_eff * b_eff]
 
 
 def real_roots(coeffs: list[float], imag_tol: float = 1e-6) -> list[float]:
