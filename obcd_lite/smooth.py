@@ -1,8 +1,10 @@
 """Bring your own problem: F(X) = f(X) + h(X) on St(n, r) for any smooth f, as callables or a pymanopt Problem.
 
 :class:`SmoothProblem` wraps f(X) -> float and grad(X) -> the Euclidean gradient (an (n, r) array) with a
-separable penalty h; :func:`from_pymanopt` builds one from a pymanopt ``Problem`` on ``Stiefel(n, r)``
-(its cost and Euclidean gradient, with whichever backend the user wrote it in). Both follow
+separable penalty h; :func:`from_pymanopt` (:mod:`obcd_lite.smooth_pymanopt`) builds one from a pymanopt
+``Problem`` on ``Stiefel(n, r)``, ``Sphere(n)``, ``SpecialOrthogonalGroup(n)`` or ``Grassmann(n, r)`` (its cost
+and Euclidean gradient, given or derived by its autodiff backend). The user's f and grad are checked on
+every call and at every start (:mod:`obcd_lite.smooth_oracles`). Both follow
 :class:`obcd_lite.protocol.Problem`, so OBCD (the scalar majorizer of eq. (10), verified on every step),
 the first-order baselines and the hierarchy's certificates run on them.
 
@@ -15,7 +17,6 @@ larger). An estimate is never used as a certificate.
 """
 from __future__ import annotations
 
-import re
 from typing import Callable
 
 import numpy as np
@@ -361,34 +362,5 @@ def _secant_estimate(problem: SmoothProblem, n: int, r: int) -> float:
     return best if best > 0.0 else 1.0
 
 
-def from_pymanopt(problem, h: Penalty | None = None, L: float | None = None) -> SmoothProblem:
-    """A :class:`SmoothProblem` from a pymanopt ``Problem`` on ``Stiefel(n, r)``.
-
-    Parameters
-    ----------
-    problem : pymanopt.Problem
-        Its manifold must be ``pymanopt.manifolds.Stiefel(n, r)`` (one copy); its cost is f, and its
-        Euclidean gradient (written by the user with ``@pymanopt.function.numpy``, or derived by an
-        autodiff backend the user has installed) is grad f.
-    h : Penalty, optional
-        The separable nonsmooth part added to the cost (pymanopt has no nonsmooth method).
-    L : float, optional
-        A Lipschitz constant of the Euclidean gradient on St(n, r), as for :class:`SmoothProblem`.
-
-    Returns
-    -------
-    SmoothProblem
-        With f the cost, grad f the Euclidean gradient and shape (n, r).
-    """
-    try:
-        import pymanopt
-    except ImportError as err:  # pragma: no cover - pymanopt is a declared dependency
-        raise ImportError("from_pymanopt needs pymanopt (declared in pyproject.toml)") from err
-    if not isinstance(problem, pymanopt.Problem):
-        raise TypeError(f"from_pymanopt takes a pymanopt.Problem, got {type(problem).__name__}")
-    manifold = problem.manifold
-    match = re.fullmatch(r"Stiefel manifold St\((\d+),\s*(\d+)\)", str(manifold))
-    if not isinstance(manifold, pymanopt.manifolds.Stiefel) or match is None:
-        raise ValueError(f"from_pymanopt needs a problem on Stiefel(n, r) (one copy), got {manifold}")
-    n, r = int(match.group(1)), int(match.group(2))
-    return SmoothProblem(problem.cost, problem.euclidean_gradient, h=h, L=L, shape=(n, r))
+# from_pymanopt lives in its own module (the manifolds, the autodiff backends); it is part of this module's API.
+from .smooth_pymanopt import from_pymanopt  # noqa: E402  (after SmoothProblem, which it builds)
