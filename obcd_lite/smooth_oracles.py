@@ -112,7 +112,7 @@ def check_value(value, label: str, where: str, X: np.ndarray) -> float:
     Returns
     -------
     float
-        The value.
+        f(X) as a Python float.
 
     Raises
     ------
@@ -183,13 +183,13 @@ def check_array(value, label: str, where: str, X: np.ndarray) -> np.ndarray:
     if raw.shape != X.shape:
         raise _fail(ValueError, f"{label}({where}) has shape {raw.shape}, but the point has shape {X.shape}", X)
     G = np.array(raw, dtype=float, copy=True)
-    finite = np.isfinite(G)
-    if not finite.all():
-        bad = tuple(int(i) for i in np.argwhere(~finite)[0])
-        raise _fail(ValueError, f"{label}({where}) has a non-finite entry {float(G[bad])!r} at index {bad}: the user's "
-                    f"{label} failed at this point (attached to this error as .point)", X)
-    largest = float(np.max(np.abs(G))) if G.size else 0.0
-    if largest > DATA_SCALE_RANGE[1]:
+    largest = float(np.max(np.abs(G))) if G.size else 0.0  # NaN or inf when an entry is: one pass in the loop
+    if not largest <= DATA_SCALE_RANGE[1]:
+        finite = np.isfinite(G)
+        if not finite.all():
+            bad = tuple(int(i) for i in np.argwhere(~finite)[0])
+            raise _fail(ValueError, f"{label}({where}) has a non-finite entry {float(G[bad])!r} at index {bad}: the "
+                        f"user's {label} failed at this point (attached to this error as .point)", X)
         raise _fail(ValueError, f"{label}({where}) has largest entry {largest:.3e}, above the supported range "
                     f"[{DATA_SCALE_RANGE[0]:.0e}, {DATA_SCALE_RANGE[1]:.0e}] (the solvers' arithmetic would "
                     f"overflow); rescale f", X)
