@@ -12,8 +12,8 @@ benefits from them:
 * once per start (:func:`check_start`): the scale of f and grad at X0 inside ``DATA_SCALE_RANGE`` (below it
   every step is lost to the proximal term and rounding) and a directional-derivative check of grad
   against f: along a random tangent direction D at X0 (drawn with the problem's ``rng``), <grad f(X0), D>
-  must match the central difference of f along the retracted curve polar(X0 +- t D) (2 f calls; a wrong
-  sign or scale is named with the two numbers). Costs only: the check never sees the solver's loop.
+  must match the central difference of f along the retracted curve polar(X0 +- t D) (2 f calls, more only
+  when they disagree; a wrong sign or scale is named with the two numbers). Costs only: the check never sees the solver's loop.
 
 An error raised for a value carries the point as its ``point`` attribute (a copy), and says which call of
 the oracle it was, so the user can reproduce it.
@@ -27,9 +27,15 @@ import numpy as np
 from .stiefel import polar
 from .validation import DATA_SCALE_RANGE
 
-#: Steps t of the central difference, tried in turn: a mismatch at the first (truncation, for a strongly
-#: curved f) is retried at the second (rounding, eps |f| / t, is then larger but still far below 1 %).
-DIFFERENCE_STEPS = (1e-4, 1e-6)
+#: Steps t of the central difference, tried in turn until one agrees (2 f calls each; a correct gradient
+#: agrees at the first): a mismatch at 1e-4 may be truncation (c t^2, a strongly curved f, or a slope near 0),
+#: so the smaller steps are tried, each also with the Richardson extrapolation of the last two (which removes
+#: c t^2); rounding (eps |f| / t) grows as t shrinks. A step whose rounding allowance is half the numbers
+#: compared or more tells nothing and is skipped; the check fails only when every step that can tell disagrees.
+DIFFERENCE_STEPS = (1e-4, 1e-5, 1e-6)
+#: Both numbers below this times ||grad f(X)||_F: X is numerically stationary along D, where the truncation
+#: of the difference (c t^2) can exceed them (a start at a solver's limit): the check cannot tell, it passes.
+STATIONARY = 1e-6
 #: Relative mismatch of <grad f, D> and the central difference that counts as a wrong gradient.
 DIFFERENCE_RTOL = 1e-2
 #: Tolerance on ||X^T X - I||_F for the derivative check to run at X (it retracts to St(n, r) around X).
@@ -269,15 +275,28 @@ def check_start(f, f0: float, G: np.ndarray, X: np.ndarray, name: str, rng: np.r
     if D is None:  # St(n, n) with n = 1: no tangent direction
         return
     slope = float(np.vdot(G, D))
+    stationary = STATIONARY * float(np.linalg.norm(G))
     differences = []
+    previous = None
     for t in DIFFERENCE_STEPS:
         f_plus, f_minus = f(polar(X + t * D)), f(polar(X - t * D))
         difference = (f_plus - f_minus) / (2.0 * t)
         rounding = 64 * np.finfo(float).eps * (abs(f0) + abs(f_plus) + abs(f_minus)) / (2.0 * t)
-        if abs(difference - slope) <= DIFFERENCE_RTOL * max(abs(difference), abs(slope)) + rounding:
+        candidates = [difference]
+        if previous is not None:  # Richardson: the central difference's error is c t^2, so remove it
+            ratio = (previous[0] / t) ** 2
+            candidates.append(difference + (difference - previous[1]) / (ratio - 1.0))
+        previous = (t, difference)
+        size = max(abs(difference), abs(slope))
+        if rounding >= 0.5 * size or size < stationary:  # both near 0 (rounding, or X stationary along D)
+            continue
+        if any(abs(c - slope) <= DIFFERENCE_RTOL * size + 2 * rounding for c in candidates):
             return
         differences.append((t, difference))
+    if not differences:  # X is (numerically) stationary along D: nothing to compare
+        return
     t, difference = differences[0]
+    more = "".join(f"; {d:.6e} at t = {t2:g}" for t2, d in differences[1:])
     if slope * difference < 0:
         verdict = "grad has the wrong sign"
     elif slope != 0 and difference != 0:
@@ -286,7 +305,7 @@ def check_start(f, f0: float, G: np.ndarray, X: np.ndarray, name: str, rng: np.r
         verdict = "grad does not match f"
     raise _fail(ValueError, f"{verdict} at {name}: along a random unit tangent direction D, <grad f({name}), D> = "
                 f"{slope:.6e} but the central difference of f, (f(polar({name} + tD)) - f(polar({name} - tD))) / 2t, "
-                f"is {difference:.6e} (t = {t:g}; {differences[-1][1]:.6e} at t = {differences[-1][0]:g}). Check "
+                f"is {difference:.6e} (t = {t:g}{more}). Check "
                 f"grad (or pass check_derivatives=False for a noisy f)", X)
 
 

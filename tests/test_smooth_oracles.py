@@ -224,3 +224,34 @@ def test_bad_constructor_flags_are_named():
         SmoothProblem(f, grad, rng=1.5)
     with pytest.raises(ValueError, match="rotations_only .* needs a square shape"):
         SmoothProblem(f, grad, shape=(6, 2), rotations_only=True)
+
+
+def test_a_large_f_with_a_small_slope_is_still_checked():
+    """|f| ~ 1e6 and a slope ~ 1e-2: the t = 1e-6 difference drowns in rounding and is skipped, not passed."""
+    big = 1e6
+
+    def shifted(X):
+        return big + 1e-2 * f(X)
+
+    with pytest.raises(ValueError, match="wrong sign at X0"):
+        run(SmoothProblem(shifted, lambda X: -1e-2 * (A @ X)))
+    run(SmoothProblem(shifted, lambda X: 1e-2 * (A @ X)), max_iter=5)
+
+
+def test_a_stationary_start_passes_whatever_the_gradient_scale():
+    """At a critical point of f on St(n, r) the tangent slope is 0 either way: nothing to compare."""
+    problem = SmoothProblem(f, lambda X: 3.0 * (A @ X))
+    problem.check_point(np.eye(6, 2))  # the eigenvectors: grad's tangent part is 0
+
+
+def test_a_zero_gradient_of_a_moving_f_is_caught():
+    """A gradient that is 0 where f moves (an autodiff trace that lost its input) is named."""
+    with pytest.raises(ValueError, match="grad does not match f at X0: .*<grad f\\(X0\\), D> = 0.000000e\\+00"):
+        run(SmoothProblem(f, lambda X: np.zeros_like(X)))
+
+
+def test_a_near_stationary_start_passes():
+    """At a solver's limit the tangent slope is ~1e-10 and the difference's truncation larger: no verdict."""
+    problem = SmoothProblem(f, grad)
+    limit = obcd(problem, X0, rng=0, max_iter=3000).X
+    SmoothProblem(f, grad).check_point(limit)
