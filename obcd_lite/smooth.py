@@ -22,7 +22,8 @@ from typing import Callable
 import numpy as np
 
 from .penalties import Penalty, Zero
-from .smooth_oracles import call_oracle, check_array, check_lipschitz, check_start, check_value, read_only_copy
+from .smooth_oracles import (call_oracle, check_array, check_hessvec, check_lipschitz, check_start, check_value,
+                             read_only_copy)
 from .stiefel import polar
 from .validation import as_matrix, as_rng
 
@@ -191,7 +192,8 @@ class SmoothProblem:
 
     def _checked_hessvec(self, X: np.ndarray, V: np.ndarray) -> np.ndarray:
         """The Euclidean Hessian of f at X applied to V (the ``hessvec`` attribute when one was given), checked
-        like grad: real, of X's shape, finite.
+        like grad: real, of X's shape, finite; the first call (on St(n, r)) also compares it with a central
+        difference of grad (:func:`~obcd_lite.smooth_oracles.check_hessvec`, 2 gradient calls).
 
         Parameters
         ----------
@@ -209,8 +211,15 @@ class SmoothProblem:
         V = read_only_copy(V)
         if V.shape != X.shape:
             raise ValueError(f"hessvec: V has shape {V.shape} but X has shape {X.shape}")
+        if self._calls["hessvec"] == 0 and self._rng is not None:  # once per problem, at the first call
+            check_hessvec(self._eval_grad, self._eval_hessvec, X, self._rng)
+        return self._eval_hessvec(X, V)
+
+    def _eval_hessvec(self, X: np.ndarray, V: np.ndarray) -> np.ndarray:
+        """The user's hessvec on read-only copies, checked like grad."""
         where = self._where("hessvec", None)
-        return check_array(call_oracle(self._hessvec, (X, V), "hessvec", where), "hessvec", where, X)
+        return check_array(call_oracle(self._hessvec, (read_only_copy(X), read_only_copy(V)), "hessvec", where),
+                           "hessvec", where, X)
 
     def f_from_grad(self, X: np.ndarray, G: np.ndarray) -> float:
         """f(X) (the gradient gives no shortcut for a general f).

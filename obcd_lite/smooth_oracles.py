@@ -327,3 +327,54 @@ def _tangent_direction(X: np.ndarray, rng: np.random.Generator) -> np.ndarray | 
         if norm > 1e-3 * size:
             return D / norm
     return None
+
+
+def check_hessvec(grad, hessvec, X: np.ndarray, rng: np.random.Generator) -> None:
+    """Once per problem: hessvec(X, D) against the central difference of grad along polar(X +- t D).
+
+    Along any curve c with c(0) = X and c'(0) = D, d/dt grad f(c(t)) at 0 is the Euclidean Hessian applied
+    to D, and the central difference cancels the curve's second-order term; the points stay on St(n, r),
+    where grad is defined. Runs only at X on St(n, r) (to ``ON_STIEFEL``).
+
+    Parameters
+    ----------
+    grad : callable
+        X -> grad f(X), checked (the problem's own evaluation).
+    hessvec : callable
+        (X, V) -> the Hessian-vector product, checked.
+    X : numpy.ndarray
+        (n, r), the point.
+    rng : numpy.random.Generator
+        Draws the direction D.
+
+    Raises
+    ------
+    ValueError
+        When hessvec disagrees with the difference at every step that can tell (2 or 4 gradient calls).
+    """
+    r = X.shape[1]
+    if not np.linalg.norm(X.T @ X - np.eye(r)) <= ON_STIEFEL:
+        return
+    D = _tangent_direction(X, rng)
+    if D is None:
+        return
+    product = hessvec(X, D)
+    size_product = float(np.linalg.norm(product))
+    seen = []
+    for t in (DIFFERENCE_STEPS[0], DIFFERENCE_STEPS[-1]):
+        G_plus, G_minus = grad(polar(X + t * D)), grad(polar(X - t * D))
+        difference = (G_plus - G_minus) / (2.0 * t)
+        rounding = 64 * np.finfo(float).eps * float(np.linalg.norm(G_plus) + np.linalg.norm(G_minus)) / (2.0 * t)
+        size = max(size_product, float(np.linalg.norm(difference)))
+        if rounding >= 0.5 * size:
+            continue
+        gap = float(np.linalg.norm(product - difference))
+        if gap <= DIFFERENCE_RTOL * size + 2 * rounding:
+            return
+        seen.append((t, gap, float(np.linalg.norm(difference))))
+    if seen:
+        t, gap, size_difference = seen[0]
+        raise _fail(ValueError, f"hessvec does not match grad at X: along a random unit tangent direction D, "
+                    f"||hessvec(X, D) - (grad(polar(X + tD)) - grad(polar(X - tD))) / 2t||_F = {gap:.6e} with "
+                    f"||hessvec(X, D)||_F = {size_product:.6e} and the difference's norm {size_difference:.6e} "
+                    f"(t = {t:g}). Check hessvec (or pass check_derivatives=False)", X)

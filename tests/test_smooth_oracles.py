@@ -255,3 +255,16 @@ def test_a_near_stationary_start_passes():
     problem = SmoothProblem(f, grad)
     limit = obcd(problem, X0, rng=0, max_iter=3000).X
     SmoothProblem(f, grad).check_point(limit)
+
+
+def test_hessvec_is_checked_against_the_gradient_once():
+    V = np.random.default_rng(4).standard_normal((6, 2))
+    good = SmoothProblem(f, grad, hessvec=lambda X, V: A @ V)
+    np.testing.assert_allclose(good.hessvec(X0, V), A @ V)
+    with pytest.raises(ValueError, match="hessvec does not match grad at X: .*hessvec\\(X, D\\)"):
+        SmoothProblem(f, grad, hessvec=lambda X, V: 2.0 * (A @ V)).hessvec(X0, V)
+    with pytest.raises(ValueError, match="hessvec\\(X, call 1\\) has shape"):
+        SmoothProblem(f, grad, hessvec=lambda X, V: V[:, :1]).hessvec(X0, V)
+    assert SmoothProblem(f, grad).hessvec is None
+    unchecked = SmoothProblem(f, grad, hessvec=lambda X, V: 2.0 * (A @ V), check_derivatives=False)
+    np.testing.assert_allclose(unchecked.hessvec(X0, V), 2.0 * A @ V)
