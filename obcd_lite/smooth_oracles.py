@@ -13,7 +13,8 @@ benefits from them:
   every step is lost to the proximal term and rounding) and a directional-derivative check of grad
   against f: along a random tangent direction D at X0 (drawn with the problem's ``rng``), <grad f(X0), D>
   must match the central difference of f along the retracted curve polar(X0 +- t D) (2 f calls, more only
-  when they disagree; a wrong sign or scale is named with the two numbers). Costs only: the check never sees the solver's loop.
+  when they disagree; a wrong sign or scale is named with the two numbers). Once per start: the check never
+  sees the solver's loop.
 
 An error raised for a value carries the point as its ``point`` attribute (a copy), and says which call of
 the oracle it was, so the user can reproduce it.
@@ -236,7 +237,8 @@ def check_lipschitz(L):
         raise ValueError(f"L must be a positive finite real number (a Lipschitz constant of grad f; OBCD's "
                          f"varsigma starts at L and doubles), got L = {L!r}")
     if not low <= value <= high:
-        raise ValueError(f"L must be inside the supported range [{low:.0e}, {high:.0e}], got L = {value:.3e}; rescale f")
+        raise ValueError(f"L must be inside the supported range [{low:.0e}, {high:.0e}], got L = {value:.3e}; "
+                         f"rescale f")
     return value
 
 

@@ -86,8 +86,9 @@ def _euclidean_gradient(problem):
         if getattr(problem, "_riemannian_gradient", None) is not None:
             raise ValueError(f"from_pymanopt needs the Euclidean gradient, but the problem gives a Riemannian gradient "
                              f"only and its cost's backend (NumPy) derives none. The Euclidean gradient G is not "
-                             f"recoverable from it: the Riemannian gradient is the tangent projection G - X sym(X^T G), "
-                             f"and OBCD's block matrix M = [G X^T]_BB (eq. (10)) needs the part it drops; {hint}") from exc
+                             f"recoverable from it: the Riemannian gradient is the tangent projection "
+                             f"G - X sym(X^T G), and OBCD's block matrix M = [G X^T]_BB (eq. (10)) needs the part "
+                             f"it drops; {hint}") from exc
         raise ValueError(f"from_pymanopt needs the Euclidean gradient: the problem gives only a cost, and its backend "
                          f"(NumPy) derives none ({exc}); {hint}") from exc
 

@@ -241,7 +241,8 @@ def test_autograd_on_the_sphere_and_on_so_n():
     anp = pytest.importorskip("autograd.numpy", reason="autograd (pymanopt's autodiff backend) is not installed")
     A = symmetric(6, 11)
     sphere = Sphere(6)
-    problem = from_pymanopt(pymanopt.Problem(sphere, pymanopt.function.autograd(sphere)(lambda x: -anp.dot(x, anp.dot(A, x)))))
+    cost = pymanopt.function.autograd(sphere)(lambda x: -anp.dot(x, anp.dot(A, x)))
+    problem = from_pymanopt(pymanopt.Problem(sphere, cost))
     result = obcd(problem, random_stiefel(6, 1, rng=0), rng=0, max_iter=20_000)
     assert abs(result.F + np.linalg.eigvalsh(A)[-1]) < 1e-7
     so = SpecialOrthogonalGroup(3)

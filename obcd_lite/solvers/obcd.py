@@ -244,8 +244,8 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         raise ValueError(f"branches = {branches!r} only applies to k = 2")
     if getattr(problem, "rotations_only", False):  # SO(n): a reflection V (det -1) would leave it
         if k != 2 or branches == "ref":
-            raise ValueError(f"the problem is on SO(n) (rotations_only): a reflection would leave it, so OBCD runs with "
-                             f"k = 2 and branches = 'rot' (obcd_rot); got k = {k}, branches = {branches!r}")
+            raise ValueError(f"the problem is on SO(n) (rotations_only): a reflection would leave it, so OBCD runs "
+                             f"with k = 2 and branches = 'rot' (obcd_rot); got k = {k}, branches = {branches!r}")
         branches = "rot"
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
 

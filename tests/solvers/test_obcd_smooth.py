@@ -162,7 +162,8 @@ def test_from_pymanopt_rejects_other_inputs():
         return float(np.sum(X * X))
 
     with pytest.raises(ValueError, match="Stiefel"):
-        from_pymanopt(pymanopt.Problem(oblique, cost, euclidean_gradient=pymanopt.function.numpy(oblique)(lambda X: 2 * X)))
+        egrad = pymanopt.function.numpy(oblique)(lambda X: 2 * X)
+        from_pymanopt(pymanopt.Problem(oblique, cost, euclidean_gradient=egrad))
     with pytest.raises(TypeError, match="pymanopt.Problem"):
         from_pymanopt(lambda X: 0.0)
 
