@@ -197,7 +197,9 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     Q : "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's block varsigma) or "lipschitz" (eq. (10),
         varsigma = L_f, python engine); None means "exact" for k = 2, "scalar" for k > 2. A problem
         without the quadratic structure takes "scalar" or "lipschitz" (both varsigma = its L_f, verified).
-    branches : "both" (OBCD), or "rot" / "ref" to restrict V to one circle of O(2) (k = 2).
+    branches : "both" (OBCD), or "rot" / "ref" to restrict V to one circle of O(2) (k = 2). On a problem
+        with ``rotations_only`` (SO(n), e.g. ``from_pymanopt`` of ``SpecialOrthogonalGroup(n)``) "both" runs
+        as "rot", and "ref" or k > 2 is refused: det X stays +1.
     engine : "compiled" (the whole iteration in numba, :mod:`.obcd_kernel`), "python" (this
         module's loop), or None: "compiled" where it applies, i.e. a QuadraticProblem with a
         built-in penalty (``h.sweep_kind`` is not None), k = 2 and no callback. Both engines draw
@@ -240,6 +242,11 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         raise ValueError(f"k = {k} > 2 needs Q = 'scalar' (Lemma 2.3(b) needs Q = varsigma I), got Q = {Q!r}")
     if k > 2 and branches != "both":
         raise ValueError(f"branches = {branches!r} only applies to k = 2")
+    if getattr(problem, "rotations_only", False):  # SO(n): a reflection V (det -1) would leave it
+        if k != 2 or branches == "ref":
+            raise ValueError(f"the problem is on SO(n) (rotations_only): a reflection would leave it, so OBCD runs "
+                             f"with k = 2 and branches = 'rot' (obcd_rot); got k = {k}, branches = {branches!r}")
+        branches = "rot"
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
 
     engine = _choose_engine(engine, problem, k, callback, Q)
