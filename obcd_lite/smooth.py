@@ -370,6 +370,3 @@ def _secant_estimate(problem: SmoothProblem, n: int, r: int) -> float:
                 best = max(best, float(np.linalg.norm(problem.grad(Y) - G)) / move)
     return best if best > 0.0 else 1.0
 
-
-# from_pymanopt lives in its own module (the manifolds, the autodiff backends); it is part of this module's API.
-from .smooth_pymanopt import from_pymanopt  # noqa: E402  (after SmoothProblem, which it builds)

@@ -35,6 +35,7 @@ import re
 import numpy as np
 
 from .penalties import Penalty
+from .smooth import SmoothProblem
 
 #: The manifolds :func:`from_pymanopt` accepts, for the messages.
 SUPPORTED = "Stiefel(n, r), Sphere(n) or Sphere(n, 1), SpecialOrthogonalGroup(n), Grassmann(n, r) (one copy each)"
@@ -134,8 +135,6 @@ def from_pymanopt(problem, h: Penalty | None = None, L: float | None = None, *, 
     ValueError
         For another manifold, or a problem without a Euclidean gradient its backend can derive.
     """
-    from .smooth import SmoothProblem  # here: smooth re-exports this function (import order)
-
     try:
         import pymanopt
     except ImportError as err:  # pragma: no cover - pymanopt is a declared dependency
