@@ -85,7 +85,25 @@ def test_the_readme_installs_without_make():
 
 def test_binder_installs_the_lock():
     requirements = (ROOT / "binder" / "requirements.txt").read_text().split("\n")
-    assert "-r ../requirements-lock.txt" in requirements
+    assert "-r ../requirements-runtime.txt" in requirements  # a student's install, no test tools
     assert re.fullmatch(r"python-3\.1[1-9]\n", (ROOT / "binder" / "runtime.txt").read_text())
     post = (ROOT / "binder" / "postBuild").read_text()
     assert "pip install --no-deps -e ." in post and "student_edition.py" in post and "warm_cache.py" in post
+
+
+@pytest.mark.parametrize("python", PYTHONS)
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_the_runtime_lock_installs_the_full_locks_versions(platform, python):
+    """On every platform a student meets, requirements-runtime.txt selects exactly one pin per package,
+    the same version that requirements-lock.txt selects there (the stored outputs' versions), and every
+    dependency and the student extra."""
+    env = _environment(platform, python)
+    full = _selected(env)
+    runtime = {}
+    for name, versions in lock_tool.pins(lock_tool.RUNTIME).items():
+        chosen = [v for v, marker in versions if not marker or Marker(marker).evaluate(env)]
+        assert len(chosen) <= 1, (name, chosen)
+        runtime.update({name: v for v in chosen})
+    assert {name: full.get(name) for name in runtime} == runtime
+    for requirement in lock_tool.declared_runtime():
+        assert lock_tool.requirement_name(requirement) in runtime, (platform, requirement)
