@@ -24,7 +24,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import tomllib
 from pathlib import Path
 
@@ -59,7 +58,7 @@ RUNTIME_HEADER = ("# A student's install: the package's dependencies, JupyterLab
                   "# versions of requirements-lock.txt (no test, docs or grading tools). Written by `make lock`\n"
                   "# (tools/lock.py) from pyproject.toml; do not edit by hand. Then `pip install --no-deps -e .`\n")
 #: Packages conda-forge does not carry (installed by pip inside the conda environment).
-PIP_ONLY = {"playwright", "jupyter-server-mathjax", "uv"}
+PIP_ONLY = {"playwright", "jupyter-server-mathjax", "uv", "sphinx-revealjs", "jupyterlab-rise"}
 
 
 def normalise(name: str) -> str:
@@ -126,13 +125,16 @@ def main() -> None:
     if uv is None:
         sys.exit("uv is not installed: `pip install -e '.[lock]'` (make lock does this)")
     if not args.check_wheels:
-        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as caps:
-            caps.write("\n".join(PLATFORM_CAPS) + "\n")
-        subprocess.run([uv, *COMPILE, "--constraint", caps.name, *(["--upgrade"] if args.upgrade else [])],
+        # a fixed relative path: the lock files name it in their "# via" comments
+        caps = ROOT / "build" / "lock-platform-caps.txt"
+        caps.parent.mkdir(exist_ok=True)
+        caps.write_text("\n".join(PLATFORM_CAPS) + "\n")
+        caps_name = str(caps.relative_to(ROOT))
+        subprocess.run([uv, *COMPILE, "--constraint", caps_name, *(["--upgrade"] if args.upgrade else [])],
                        cwd=ROOT, check=True)
         LOCK.write_text(HEADER + LOCK.read_text())
-        subprocess.run([uv, *COMPILE_RUNTIME, "--constraint", caps.name], cwd=ROOT, check=True)
-        Path(caps.name).unlink()
+        subprocess.run([uv, *COMPILE_RUNTIME, "--constraint", caps_name], cwd=ROOT, check=True)
+        caps.unlink()
         RUNTIME.write_text(RUNTIME_HEADER + RUNTIME.read_text())
         ENVIRONMENT.write_text(environment_yml())
         print(f"wrote {LOCK.name} ({len(pins())} packages), {RUNTIME.name} ({len(pins(RUNTIME))} packages) "
