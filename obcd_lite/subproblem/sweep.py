@@ -82,6 +82,10 @@ from .crossings import (_TIE_TOL, _TWO_PI, _ZERO_TOL, _add, _crossings_into, _en
 from .l0_points import _count_zeros, l0_zeros_min, line_keys
 from .window import cut_circle, insertion_order, penalty_bounds, window_crossings_into
 from .workspace import sweep_workspace
+from ..specialise import FAMILIES, specialised
+
+#: Read by ``_sweep_into`` and ``_branch_crossings``; each compiled copy has its own (see the end).
+HAS_L0 = HAS_CAPPED = True
 
 
 @njit(cache=True)
@@ -181,8 +185,7 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
     return branch, c, s, value, VZ
 
 
-@njit(cache=True)
-def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
+def _sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
     """Global minimizer of problem (3), k = 2, for a separable h given by ``kind``.
 
     Parameters
@@ -200,13 +203,16 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
     -------
     (branch, c, s, value): the best candidate and its value (+inf, with (c, s) = (1, 0), when
     X >= 0 admits no point on the searched branches).
+
+    ``sweep_into`` handles every penalty; ``SWEEP_INTO[family(kind)]`` is the same code compiled
+    without the other penalties' searches (:mod:`obcd_lite.specialise`), for that kind only.
     """
     best, best_branch, best_c, best_s = np.inf, first, 1.0, 0.0
     r = Z.shape[1]
     live, largest = _column_sizes(Z, work.size)
     if kind == CAPPED_KIND and largest <= tau:
         kind = L1_KIND  # no entry can pass the cap (|u_i| <= ||Z_j|| <= tau): on this block it is l1
-    lines = line_keys(Z, work.size, work.key, work.line) if kind == L0_KIND else 0
+    lines = line_keys(Z, work.size, work.key, work.line) if HAS_L0 and kind == L0_KIND else 0
     bounds_from = -1      # the branch whose entries gave the window's penalty bounds
     for branch in range(first, last + 1):
         a, b, cq, d, e = coef[branch, 0], coef[branch, 1], coef[branch, 2], coef[branch, 3], coef[branch, 4]
@@ -214,7 +220,7 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
         if branch > first and _branch_floor(work.size[:r], kind, lam, tau, a, b, w, d, e) > best:
             continue  # no point of this branch can beat the other's best (the usual case for ref)
         _entries_into(Z, branch, work.x, work.y)
-        if kind == L0_KIND:
+        if HAS_L0 and kind == L0_KIND:   # HAS_L0 False (a copy without l0): never compiled
             best, best_branch, best_c, best_s = _l0_branch(
                 branch, a, b, w, d, e, live, lam, lines, work, best, best_branch, best_c, best_s)
             continue
@@ -261,7 +267,6 @@ def _l0_branch(branch, a, b, w, d, e, live, lam, lines, work, best, best_branch,
     return _score_stationary(branch, a, b, w, d, e, L0_KIND, lam, live, work, best, best_branch, best_c, best_s)
 
 
-@njit(cache=True)
 def _branch_crossings(a, b, w, d, e, kind, lam, tau, best, windowed, mirrored, work):
     """The crossings the sweep visits on a branch, sorted (``work.order``): those of the stretches the
     window keeps (``windowed``: l1, capped l1; ``mirrored``: its penalty bounds are the other branch's),
@@ -281,7 +286,7 @@ def _branch_crossings(a, b, w, d, e, kind, lam, tau, best, windowed, mirrored, w
         insertion_order(work.angle[:m], m, work.order)
         return m, stretches
     m = _crossings_into(x, y, size, kind, lam, tau, work.angle, work.cos_sin, work.owner, work.step, work.first_of)
-    if kind == CAPPED_KIND:
+    if HAS_CAPPED and kind == CAPPED_KIND:   # HAS_CAPPED False: numba's sort is never compiled
         work.order[:m] = np.argsort(work.angle[:m])
     else:
         _sort_crossings(work.angle[:m], size, work.first_of, m, work.order, work.psi, work.column, work.quarter)
@@ -503,3 +508,13 @@ def _new_rows(Z, k, c, s, VZ, column_size):
         for i in range(2):
             if abs(VZ[i, j]) <= tol:
                 VZ[i, j] = 0.0
+
+
+# One compiled copy per penalty family (obcd_lite.specialise), made after every function above exists:
+# a copy's globals are the module's at this point. ``sweep_into`` and ``_branch_crossings`` are the
+# copies for every penalty (what sweep_2x2 and the benchmarks call).
+_BRANCH_CROSSINGS = {name: specialised(_branch_crossings, "_branch_crossings" + ("" if name == "all" else f"_{name}"),
+                                       **flags) for name, flags in FAMILIES.items()}
+SWEEP_INTO = {name: specialised(_sweep_into, "sweep_into" + ("" if name == "all" else f"_{name}"),
+                                _branch_crossings=_BRANCH_CROSSINGS[name], **flags) for name, flags in FAMILIES.items()}
+sweep_into = SWEEP_INTO["all"]
