@@ -71,3 +71,12 @@ def test_the_public_functions_handle_every_penalty():
 def test_an_unknown_kind_is_refused(kind):
     with pytest.raises(ValueError, match=f"got {kind!r}"):
         obcd_kernel.run_steps_for(kind)
+
+
+def test_sweep_2x2_runs_its_familys_copy(monkeypatch):
+    assert set(sweep._SWEEP_2X2) == {"plain", "l0", "capped"}
+    for name, copy in sweep._SWEEP_2X2.items():
+        assert copy.py_func.__globals__["sweep_into"] is sweep.SWEEP_INTO[name]
+    called = []
+    monkeypatch.setitem(sweep._SWEEP_2X2, "l0", lambda *args: called.append(args) or "l0 copy")
+    assert sweep.sweep_2x2(1, 2, L0_KIND, 3, 4, 0, 1) == "l0 copy" and called == [(1, 2, L0_KIND, 3, 4, 0, 1)]

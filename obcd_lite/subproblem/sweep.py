@@ -82,7 +82,7 @@ from .crossings import (_TIE_TOL, _TWO_PI, _ZERO_TOL, _add, _crossings_into, _en
 from .l0_points import _count_zeros, l0_zeros_min, line_keys
 from .window import cut_circle, insertion_order, penalty_bounds, window_crossings_into
 from .workspace import sweep_workspace
-from ..specialise import FAMILIES, specialised
+from ..specialise import FAMILIES, family, specialised
 
 #: Read by ``_sweep_into`` and ``_branch_crossings``; each compiled copy has its own (see the end).
 HAS_L0 = HAS_CAPPED = True
@@ -168,9 +168,9 @@ def _column_sizes(Z, size):
     return live, largest
 
 
-@njit(cache=True)
 def sweep_2x2(coef, Z, kind, lam, tau, first, last):
-    """``sweep_into`` with a new workspace.
+    """``sweep_into`` with a new workspace, compiled for ``kind``'s penalty family only
+    (:mod:`obcd_lite.specialise`: a first l1 subproblem compiles neither l0's search nor capped l1's sort).
 
     Parameters
     ----------
@@ -180,6 +180,11 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
     -------
     (branch, c, s, value, VZ) : those of :func:`sweep_into`.
     """
+    return _SWEEP_2X2[family(kind)](coef, Z, kind, lam, tau, first, last)
+
+
+def _sweep_2x2(coef, Z, kind, lam, tau, first, last):
+    """The compiled body of :func:`sweep_2x2`, one copy per penalty family."""
     VZ = np.empty((2, Z.shape[1]))
     branch, c, s, value = sweep_into(coef, Z, kind, lam, tau, first, last, sweep_workspace(Z.shape[1]), VZ)
     return branch, c, s, value, VZ
@@ -304,7 +309,7 @@ def _score_crossings(branch, a, b, w, d, e, kind, lam, tau, live, m, stretches, 
     angle, order, arc, ends = work.angle[:m], work.order[:m], work.arc, work.ends
     varying = kind == L1_KIND or kind == CAPPED_KIND   # h's linear part changes from arc to arc
     last_mid = (np.nan, np.nan)                        # the last midpoint of tied crossings scored
-    arcs, p = 0, 0
+    arcs, p = 0, np.int64(0)  # int64: a literal would compile the callees twice
     for stretch in range(stretches):
         row = work.window.stretches[stretch]
         lo, hi, scored_lo, scored_hi = row[0], row[1], row[2], row[3]
@@ -414,7 +419,7 @@ def _score_inside_arcs(branch, w, d, e, arcs, work, best, best_branch, best_c, b
     bound = work.bound[:arcs]
     _arc_bounds(w, d, e, arcs, arc, ends, bound, best)
     while True:                                  # most promising arc first: it lowers best for the rest
-        j, low = -1, np.inf
+        j, low = np.int64(-1), np.inf  # int64: a literal would compile the callees twice
         for other in range(arcs):                # the lowest bound left (few arcs get this far)
             if bound[other] < low:
                 j, low = other, bound[other]
@@ -512,9 +517,11 @@ def _new_rows(Z, k, c, s, VZ, column_size):
 
 # One compiled copy per penalty family (obcd_lite.specialise), made after every function above exists:
 # a copy's globals are the module's at this point. ``sweep_into`` and ``_branch_crossings`` are the
-# copies for every penalty (what sweep_2x2 and the benchmarks call).
+# copies for every penalty (what the benchmarks call); sweep_2x2 picks its family's copy.
 _BRANCH_CROSSINGS = {name: specialised(_branch_crossings, "_branch_crossings" + ("" if name == "all" else f"_{name}"),
                                        **flags) for name, flags in FAMILIES.items()}
 SWEEP_INTO = {name: specialised(_sweep_into, "sweep_into" + ("" if name == "all" else f"_{name}"),
                                 _branch_crossings=_BRANCH_CROSSINGS[name], **flags) for name, flags in FAMILIES.items()}
 sweep_into = SWEEP_INTO["all"]
+_SWEEP_2X2 = {name: specialised(_sweep_2x2, f"sweep_2x2_{name}", sweep_into=SWEEP_INTO[name])
+              for name in FAMILIES if name != "all"}
