@@ -29,12 +29,23 @@ FAMILIES = {"all": {"HAS_L0": True, "HAS_CAPPED": True},
 
 
 def family(kind: int) -> str:
-    """The copy that handles the penalty ``kind`` (``penalties.*_KIND``) with the least compiled."""
+    """The copy that handles the penalty ``kind`` with the least compiled.
+
+    Parameters
+    ----------
+    kind : int
+        A penalty kind, ``penalties.*_KIND``.
+
+    Returns
+    -------
+    str
+        "l0", "capped" or "plain" (h = 0, l1, X >= 0): a key of :data:`FAMILIES`.
+    """
     return {L0_KIND: "l0", CAPPED_KIND: "capped"}.get(kind, "plain")
 
 
-def specialised(function: types.FunctionType, name: str, **constants) -> object:
-    """``njit(cache=True)`` of a copy of ``function`` named ``name`` whose globals are the module's
+def specialised(function: types.FunctionType, name: str, *, cache: bool = True, **constants) -> object:
+    """``njit(cache=cache)`` of a copy of ``function`` named ``name`` whose globals are the module's
     with ``constants`` put in (numba reads them as compile-time constants).
 
     Parameters
@@ -43,6 +54,8 @@ def specialised(function: types.FunctionType, name: str, **constants) -> object:
         A plain Python function (not jitted) of the module.
     name : str
         The copy's name (also its cache file's); unique in the module.
+    cache : bool
+        Cache the compiled copy on disk (numba's ``cache=True``); the package's copies all do.
     **constants
         Globals that replace the module's in this copy: flags, or the jitted callees to use.
 
@@ -58,4 +71,4 @@ def specialised(function: types.FunctionType, name: str, **constants) -> object:
     copy.__qualname__ = name
     copy.__doc__ = function.__doc__
     copy.__module__ = function.__module__
-    return njit(cache=True)(copy)
+    return njit(cache=cache)(copy)

@@ -33,10 +33,10 @@ def _both(x, kind):
 
 def test_a_copy_without_a_flag_never_compiles_the_branch():
     x = np.array([3.0, 1.0, 2.0])
-    without = specialised(_both, "_both_without", HAS_EXTRA=False)
+    without = specialised(_both, "_both_without", cache=False, HAS_EXTRA=False)
     assert without(x, 1) == 3.0  # the branch is gone: kind 1 takes the other path
     assert _extra.signatures == [], "the pruned branch's callee was compiled"
-    full = specialised(_both, "_both_full")
+    full = specialised(_both, "_both_full", cache=False)
     assert full(x, 1) == 101 and len(_extra.signatures) == 1
     assert without.py_func.__name__ == without.py_func.__qualname__ == "_both_without"
     assert without.py_func.__doc__ == _both.__doc__
