@@ -31,7 +31,7 @@ test: $(STAMP)
 	$(PY) tools/run_tests.py
 
 # Compiles OBCD's numba kernels first (tools/warm_cache.py: once per environment, then cached), so that
-# the first solve in a notebook does not stall.
+# the first solve in a notebook does not stall. A student's install without make: docs/install.md.
 lab: $(STAMP)
 	$(PY) tools/warm_cache.py
 	cd notebooks && ../$(VENV)/bin/jupyter lab $(ROOT_FLAG) 00_index.ipynb
@@ -54,8 +54,9 @@ grade: $(STAMP)
 	@test -n "$(SUBMISSIONS)" || (echo "usage: make grade SUBMISSIONS=<folder of <student>/NN_name.ipynb>" && exit 2)
 	$(PY) tools/assign.py grade "$(SUBMISSIONS)" --bundle build/assign/grader --out build/grades
 
-# reveal.js slides from the cells of 01-03 tagged `slide` (tools/build_slides.py; reveal.js from the npm
-# registry at build time, vendored into build/slides/: nothing is loaded from outside when they are shown).
+# reveal.js slides from the cells of 01-03 tagged `slide` (tools/build_slides.py; only Python: reveal.js and
+# its speaker notes from the sphinx-revealjs wheel, copied into build/slides/, so nothing is loaded from outside
+# when they are shown), and build/slides/live/: the notebooks with RISE slide types for live slides in JupyterLab.
 slides: $(STAMP)
 	$(PY) tools/build_slides.py build/slides
 

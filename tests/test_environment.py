@@ -58,3 +58,36 @@ def test_the_running_environment_is_the_locked_one():
         if installed not in allowed:
             wrong.append(f"{name} {installed} (lock: {sorted(allowed)})")
     assert not wrong, "installed versions differ from requirements-lock.txt (make install): " + ", ".join(wrong)
+
+
+#: Nothing a student runs needs these (tests, docs, grading, locking, a dask cluster).
+NOT_FOR_STUDENTS = {"sphinx", "myst-nb", "furo", "numpydoc", "playwright", "pytest", "hypothesis", "nbval",
+                    "otter-grader", "uv", "distributed", "dask"}
+
+
+def test_runtime_lock_is_the_students_part_of_the_full_lock():
+    """requirements-runtime.txt: every dependency and the student extra pinned, each at a version of the
+    full lock, and no test, docs or grading tool."""
+    full, runtime = lock_tool.pins(), lock_tool.pins(lock_tool.RUNTIME)
+    for requirement in map(Requirement, lock_tool.declared_runtime()):
+        assert lock_tool.normalise(requirement.name) in runtime, \
+            f"{requirement.name} is a student's requirement but not in requirements-runtime.txt: run `make lock`"
+    # The versions must agree; a marker may be narrower where the runtime lock lacks the package that
+    # needed it everywhere (psutil: only jupyter's need on every platform).
+    different = {name: (versions, full.get(name)) for name, versions in runtime.items()
+                 if not {v for v, _ in versions} <= {v for v, _ in full.get(name, [])}}
+    assert not different, f"requirements-runtime.txt pins what requirements-lock.txt does not: {different}"
+    assert sorted(NOT_FOR_STUDENTS & set(runtime)) == []
+    assert {"jupyterlab", "ipykernel", "jupyterlab-rise", "autograd"} <= set(runtime)
+
+
+def test_the_student_extra_and_the_package_need_no_test_tool():
+    declared = {lock_tool.requirement_name(r) for r in lock_tool.declared_runtime()}
+    assert sorted(declared & NOT_FOR_STUDENTS) == []
+
+
+def test_runtime_pins_parse_like_the_full_lock(tmp_path):
+    """pins() reads a lock that it is given, not always the full one (the runtime test above relies on it)."""
+    lock = tmp_path / "lock.txt"
+    lock.write_text("# header\nnumpy==2.0.1 ; sys_platform == 'win32'\n    # via x\nscipy==1.0\n")
+    assert lock_tool.pins(lock) == {"numpy": [("2.0.1", "sys_platform == 'win32'")], "scipy": [("1.0", "")]}

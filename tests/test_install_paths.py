@@ -1,5 +1,5 @@
-"""Install paths without make: the README's lines, a lock that resolves on every platform a student has,
-and a Binder configuration that uses the lock. (The fresh venv and the wheel run in CI:
+"""Install paths without make: the student's lines of docs/install.md, a lock that resolves on every
+platform a student has, and a Binder configuration that uses the runtime lock. (The fresh venv and the wheel run in CI:
 tools/fresh_install_check.py, after make test in .ci/run.)"""
 from __future__ import annotations
 
@@ -68,24 +68,61 @@ def test_intel_macs_get_the_last_numba_with_wheels():
     assert set(lock_tool.PLATFORMS) == set(PLATFORMS)
 
 
-def test_the_readme_installs_without_make():
-    """The README's block is what tools/fresh_install_check.py runs literally in CI; the Windows block
-    says the same with .venv\\Scripts."""
-    lines = fresh.readme_lines()
-    assert lines[0] == "python -m venv .venv"
-    assert lines[1] == ".venv/bin/python -m pip install -r requirements-lock.txt"
-    assert lines[2] == ".venv/bin/python -m pip install --no-deps -e ."
-    assert lines[3].startswith(".venv/bin/jupyter lab")
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for line in (".venv\\Scripts\\python -m pip install -r requirements-lock.txt",
-                 ".venv\\Scripts\\python -m pip install --no-deps -e .", ".venv\\Scripts\\jupyter lab"):
-        assert line in readme
-    assert "macOS" in readme
+def test_the_student_lines_install_without_make():
+    """docs/install.md's student block is what tools/fresh_install_check.py runs literally in CI: a venv,
+    the runtime lock, the package without resolving again, the kernels compiled, JupyterLab on notebook
+    00. The Windows block says the same with ``py`` and ``.venv\\Scripts``."""
+    lines = fresh.install_lines()
+    assert lines == ["python -m venv .venv", ".venv/bin/python -m pip install -r requirements-runtime.txt",
+                     ".venv/bin/python -m pip install --no-deps -e .", ".venv/bin/python tools/warm_cache.py",
+                     ".venv/bin/jupyter lab notebooks/00_index.ipynb"]
+    windows = [line.replace("python -m venv", "py -m venv", 1) if i == 0 else
+               line.replace(".venv/bin/", ".venv\\Scripts\\").replace("/", "\\")
+               for i, line in enumerate(lines)]
+    assert fresh.install_lines(fresh.WINDOWS) == windows
+    assert "make" not in " ".join(lines)
+
+
+def test_the_install_lines_parser_names_a_missing_block(tmp_path):
+    page = tmp_path / "install.md"
+    page.write_text("# Install\n\n**Student install, Linux and macOS**\n\nno code block here\n")
+    with pytest.raises(ValueError, match="no '\\*\\*Student install, Linux and macOS\\*\\*' heading"):
+        fresh.install_lines(page=page)
+    page.write_text("**Student install, Linux and macOS**\n\n```\npython -m venv .venv  # a comment\n\nx\n```\n")
+    assert fresh.install_lines(page=page) == ["python -m venv .venv", "x"]
+
+
+def test_the_notebooks_runtime_report_is_read_line_by_line():
+    ok = "required packages (pyproject.toml [project] dependencies):\n  numpy: ok (>= 1.24)\n  autograd: ok (>= 1.6)\ntest extras:\n  pytest: NOT INSTALLED (>= 8)\n"
+    assert fresh.runtime_report_ok(ok)
+    assert not fresh.runtime_report_ok(ok.replace("autograd: ok (>= 1.6)", "autograd: NOT INSTALLED (>= 1.6)"))
+    assert not fresh.runtime_report_ok("no report at all")
+    assert fresh.test_tools() == [lock_tool.requirement_name(r) for r in
+                                  __import__("tomllib").loads((ROOT / "pyproject.toml").read_text())["project"]
+                                  ["optional-dependencies"]["test"]]
 
 
 def test_binder_installs_the_lock():
     requirements = (ROOT / "binder" / "requirements.txt").read_text().split("\n")
-    assert "-r ../requirements-lock.txt" in requirements
+    assert "-r ../requirements-runtime.txt" in requirements  # a student's install, no test tools
     assert re.fullmatch(r"python-3\.1[1-9]\n", (ROOT / "binder" / "runtime.txt").read_text())
     post = (ROOT / "binder" / "postBuild").read_text()
     assert "pip install --no-deps -e ." in post and "student_edition.py" in post and "warm_cache.py" in post
+
+
+@pytest.mark.parametrize("python", PYTHONS)
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_the_runtime_lock_installs_the_full_locks_versions(platform, python):
+    """On every platform a student meets, requirements-runtime.txt selects exactly one pin per package,
+    the same version that requirements-lock.txt selects there (the stored outputs' versions), and every
+    dependency and the student extra."""
+    env = _environment(platform, python)
+    full = _selected(env)
+    runtime = {}
+    for name, versions in lock_tool.pins(lock_tool.RUNTIME).items():
+        chosen = [v for v, marker in versions if not marker or Marker(marker).evaluate(env)]
+        assert len(chosen) <= 1, (name, chosen)
+        runtime.update({name: v for v in chosen})
+    assert {name: full.get(name) for name in runtime} == runtime
+    for requirement in lock_tool.declared_runtime():
+        assert lock_tool.requirement_name(requirement) in runtime, (platform, requirement)

@@ -1,10 +1,13 @@
 """The install paths without make, run as a student would (CI: ``.ci/run`` after ``make test``).
 
-1. **The README's lines, literally.** The block after "**Without make**" in README.md is run line by line
-   in a copy of this checkout (``git archive HEAD``, so nothing of the working tree's ``.venv`` or
-   ``build/`` helps): a fresh venv, the lock, ``pip install --no-deps -e .``; the last line
-   (``jupyter lab notebooks/00_index.ipynb``) is replaced by executing that notebook, and the student
-   edition's checks of notebooks 00-03 run in that venv (tests/test_student_edition.py).
+1. **A student's lines, literally.** The block after "**Student install, Linux and macOS**" in
+   docs/install.md (the README repeats it) is run line by line in a copy of this checkout (``git archive
+   HEAD``, so nothing of the working tree's ``.venv``, ``build/`` or numba cache helps): a fresh venv, the
+   runtime lock (no test tools: checked), ``pip install --no-deps -e .``, ``tools/warm_cache.py``; the
+   last line (``jupyter lab notebooks/00_index.ipynb``) is replaced by ``jupyter lab --version`` and by
+   executing that notebook, whose every runtime requirement must be *ok*. The install's time and size
+   are printed. Then the test tools of the full lock are added and the student edition's checks of
+   notebooks 00-03 run in that venv (tests/test_student_edition.py).
 2. **The wheel, outside the repository** (what a JupyterHub or Colab user has): ``pip wheel --no-deps .``,
    the editable install replaced by the wheel in the same venv (nothing from the checkout stays
    importable), ``pip check``, and notebook 00 executed from a folder outside the repository: its
@@ -25,18 +28,37 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def readme_lines(readme: Path = ROOT / "README.md") -> list[str]:
-    """The POSIX block after "**Without make**" in the README, one command a line, comments dropped."""
-    text = readme.read_text(encoding="utf-8")
-    block = re.search(r"\*\*Without make\*\*.*?```\n(.*?)```", text, re.S)
+INSTALL_PAGE = ROOT / "docs" / "install.md"
+POSIX, WINDOWS = "Student install, Linux and macOS", "Student install, Windows"
+
+
+def install_lines(heading: str = POSIX, page: Path = INSTALL_PAGE) -> list[str]:
+    """The code block after the bold ``heading`` on ``page``, one command a line, comments dropped."""
+    text = page.read_text(encoding="utf-8")
+    block = re.search(r"\*\*" + re.escape(heading) + r"\*\*.*?```\n(.*?)```", text, re.S)
     if block is None:
-        raise ValueError("README.md has no '**Without make**' section with a code block")
+        raise ValueError(f"{page.name} has no '**{heading}**' heading followed by a code block")
     return [line.split("  #")[0].strip() for line in block[1].splitlines() if line.strip()]
+
+
+def test_tools() -> list[str]:
+    """The test extra's package names (pyproject.toml), installed at the full lock's versions."""
+    import tomllib
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    return [re.match(r"[A-Za-z0-9_.\-]+", requirement)[0] for requirement in extra]
+
+
+def runtime_report_ok(outputs: str) -> bool:
+    """Every line of notebook 00's "required packages" report says ok (at least one line)."""
+    block = re.search(r"required packages[^\n]*\n((?:  [^\n]*\n)+)", outputs)
+    return block is not None and all(": ok (" in line for line in block[1].splitlines())
 
 
 def run(command: list[str] | str, cwd: Path, **kwargs) -> subprocess.CompletedProcess:
@@ -72,18 +94,28 @@ def main(argv: list[str] | None = None) -> int:
         repo.mkdir()
         archive = subprocess.run(["git", "archive", "HEAD"], cwd=ROOT, check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(repo)], input=archive, check=True)
-        lines = readme_lines()
-        *install, lab = lines
+        *install, lab = install_lines()
         if not lab.startswith(".venv/bin/jupyter lab"):
-            raise SystemExit(f"the README's block should end in '.venv/bin/jupyter lab ...', not {lab!r}")
+            raise SystemExit(f"the student block should end in '.venv/bin/jupyter lab ...', not {lab!r}")
+        started, cpu = time.monotonic(), os.times()
         for line in install:  # literally, with this interpreter standing in for `python`
             run(re.sub(r"^python3? ", f"{shlex.quote(sys.executable)} ", line), repo)
+        done = os.times()
+        children_cpu = done.children_user + done.children_system - cpu.children_user - cpu.children_system
+        size = subprocess.run(["du", "-sm", str(repo / ".venv")], capture_output=True, text=True).stdout.split()[0]
+        print(f"the student lines took {time.monotonic() - started:.0f} s ({children_cpu:.0f} s CPU; pip's "
+              f"download cache as this machine has it); .venv: {size} MB", flush=True)
         python = repo / ".venv" / "bin" / "python"
+        leaked = run([str(python), "-c", "import importlib.util as u; print([m for m in ('pytest', 'nbval', "
+                      "'hypothesis', 'playwright', 'sphinx', 'otter', 'distributed') if u.find_spec(m)])"], repo)
+        assert leaked.stdout.strip() == "[]", f"the runtime lock installed test or docs tools: {leaked.stdout}"
+        run([str(repo / ".venv" / "bin" / "jupyter"), "lab", "--version"], repo)
         outputs = execute_notebook(python, repo / "notebooks" / "00_index.ipynb", repo / "notebooks")
-        assert "all requirements met: True" in outputs, "notebook 00's install check failed in the README's venv"
+        assert runtime_report_ok(outputs), "notebook 00's runtime requirements are not all ok in the student's venv"
+        run([str(python), "-m", "pip", "install", "-q", "-c", "requirements-lock.txt", *test_tools()], repo)
         run([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_student_edition.py",
              "-k", "00_ or 01_ or 02_ or 03_ or placeholder or mark_every"], repo)
-        print("the README's lines: notebook 00 and the student edition's checks pass", flush=True)
+        print("the student lines: notebook 00 and the student edition's checks pass", flush=True)
 
         run([str(python), "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp / "dist"), "."], repo)
         (wheel,) = (tmp / "dist").glob("obcd_lite-*.whl")

@@ -1,10 +1,13 @@
-"""Refresh the lock file and environment.yml from pyproject.toml (``make lock``).
+"""Refresh the lock files and environment.yml from pyproject.toml (``make lock``).
 
 pyproject.toml declares each dependency once, with the lowest version the code supports.
 ``requirements-lock.txt`` pins every package of the environment the notebooks' stored outputs were
 recorded with (one resolution for every platform and Python >= 3.11, computed by ``uv pip compile
---universal``); ``make test`` and ``make lab`` install exactly that. ``environment.yml`` (conda) lists
-the same packages at the lock's versions. ``tests/test_environment.py`` keeps the three in step.
+--universal``); ``make test`` and ``make lab`` install exactly that. ``requirements-runtime.txt`` is the
+student's part of it: the package's dependencies and the ``student`` extra (JupyterLab, the kernel,
+live slides), nothing for tests, docs or grading, at the full lock's versions (resolved with the full
+lock as constraints). ``environment.yml`` (conda) lists the declared packages at the lock's versions.
+``tests/test_environment.py`` keeps the four in step.
 
     python tools/lock.py             # add what pyproject gained; keep every other pin
     python tools/lock.py --upgrade   # move every pin to the newest release pyproject allows
@@ -21,17 +24,23 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCK = ROOT / "requirements-lock.txt"
+RUNTIME = ROOT / "requirements-runtime.txt"
+#: The extra that requirements-runtime.txt adds to the package's dependencies.
+STUDENT_EXTRA = "student"
 ENVIRONMENT = ROOT / "environment.yml"
 #: Resolve for the oldest Python the project supports; --fork-strategy fewest keeps one version of a
 #: package for every Python and platform wherever one version can serve them all.
-COMPILE = ["pip", "compile", "--universal", "--fork-strategy", "fewest", "--python-version", "3.11",
-           "--all-extras", "--no-header", "--quiet", "pyproject.toml", "-o", LOCK.name]
+RESOLVE = ["pip", "compile", "--universal", "--fork-strategy", "fewest", "--python-version", "3.11",
+           "--no-header", "--quiet", "pyproject.toml"]
+COMPILE = [*RESOLVE, "--all-extras", "-o", LOCK.name]
+#: The student's lock: never an upgrade of its own; the full lock constrains it, so each of its pins is
+#: the full lock's (a test checks).
+COMPILE_RUNTIME = [*RESOLVE, "--extra", STUDENT_EXTRA, "--constraint", LOCK.name, "-o", RUNTIME.name]
 #: Platforms the lock must install on from wheels alone (uv's target triples): Linux, macOS on Apple
 #: silicon and on Intel, Windows. ``--check-wheels`` resolves the lock for each with ``--only-binary``.
 PLATFORMS = {"Linux x86-64": "x86_64-unknown-linux-gnu", "macOS arm64": "aarch64-apple-darwin",
@@ -45,8 +54,11 @@ PLATFORM_CAPS = [
 ]
 HEADER = ("# The exact environment the notebooks' outputs were recorded with. Written by `make lock`\n"
           "# (tools/lock.py) from pyproject.toml; do not edit by hand.\n")
+RUNTIME_HEADER = ("# A student's install: the package's dependencies, JupyterLab, the kernel and live slides, at the\n"
+                  "# versions of requirements-lock.txt (no test, docs or grading tools). Written by `make lock`\n"
+                  "# (tools/lock.py) from pyproject.toml; do not edit by hand. Then `pip install --no-deps -e .`\n")
 #: Packages conda-forge does not carry (installed by pip inside the conda environment).
-PIP_ONLY = {"playwright", "jupyter-server-mathjax", "uv"}
+PIP_ONLY = {"playwright", "jupyter-server-mathjax", "uv", "sphinx-revealjs", "jupyterlab-rise"}
 
 
 def normalise(name: str) -> str:
@@ -64,10 +76,16 @@ def requirement_name(requirement: str) -> str:
     return normalise(re.match(r"\s*([A-Za-z0-9_.\-]+)", requirement)[1])
 
 
-def pins() -> dict[str, list[tuple[str, str]]]:
-    """Package -> [(version, environment marker or "")] as the lock file pins it."""
+def declared_runtime() -> list[str]:
+    """The requirements of requirements-runtime.txt: the dependencies and the ``student`` extra's."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return project["dependencies"] + project["optional-dependencies"][STUDENT_EXTRA]
+
+
+def pins(lock: Path = LOCK) -> dict[str, list[tuple[str, str]]]:
+    """Package -> [(version, environment marker or "")] as the lock file ``lock`` pins it."""
     out: dict[str, list[tuple[str, str]]] = {}
-    for line in LOCK.read_text().splitlines():
+    for line in lock.read_text().splitlines():
         m = re.match(r"([A-Za-z0-9_.\-]+)(\[[^\]]*\])?==([^\s;]+)\s*(?:;\s*(.*))?$", line.strip())
         if m:
             out.setdefault(normalise(m[1]), []).append((m[3], m[4] or ""))
@@ -107,22 +125,29 @@ def main() -> None:
     if uv is None:
         sys.exit("uv is not installed: `pip install -e '.[lock]'` (make lock does this)")
     if not args.check_wheels:
-        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as caps:
-            caps.write("\n".join(PLATFORM_CAPS) + "\n")
-        subprocess.run([uv, *COMPILE, "--constraint", caps.name, *(["--upgrade"] if args.upgrade else [])],
+        # a fixed relative path: the lock files name it in their "# via" comments
+        caps = ROOT / "build" / "lock-platform-caps.txt"
+        caps.parent.mkdir(exist_ok=True)
+        caps.write_text("\n".join(PLATFORM_CAPS) + "\n")
+        caps_name = str(caps.relative_to(ROOT))
+        subprocess.run([uv, *COMPILE, "--constraint", caps_name, *(["--upgrade"] if args.upgrade else [])],
                        cwd=ROOT, check=True)
-        Path(caps.name).unlink()
         LOCK.write_text(HEADER + LOCK.read_text())
+        subprocess.run([uv, *COMPILE_RUNTIME, "--constraint", caps_name], cwd=ROOT, check=True)
+        caps.unlink()
+        RUNTIME.write_text(RUNTIME_HEADER + RUNTIME.read_text())
         ENVIRONMENT.write_text(environment_yml())
-        print(f"wrote {LOCK.name} ({len(pins())} packages) and {ENVIRONMENT.name}")
+        print(f"wrote {LOCK.name} ({len(pins())} packages), {RUNTIME.name} ({len(pins(RUNTIME))} packages) "
+              f"and {ENVIRONMENT.name}")
     failed = []
-    for label, triple in PLATFORMS.items():
-        done = subprocess.run([uv, "pip", "compile", LOCK.name, "--python-platform", triple, "--python-version", "3.11",
-                               "--only-binary", ":all:", "--no-header", "--quiet", "-o", os.devnull],
-                              cwd=ROOT, capture_output=True, text=True)
-        print(f"{label}: {'installs from wheels' if done.returncode == 0 else 'FAILS'}")
-        if done.returncode:
-            failed.append(f"{label}: {done.stderr.strip()}")
+    for lock in (LOCK, RUNTIME):
+        for label, triple in PLATFORMS.items():
+            done = subprocess.run([uv, "pip", "compile", lock.name, "--python-platform", triple, "--python-version",
+                                   "3.11", "--only-binary", ":all:", "--no-header", "--quiet", "-o", os.devnull],
+                                  cwd=ROOT, capture_output=True, text=True)
+            print(f"{lock.name}, {label}: {'installs from wheels' if done.returncode == 0 else 'FAILS'}")
+            if done.returncode:
+                failed.append(f"{lock.name}, {label}: {done.stderr.strip()}")
     if failed:
         sys.exit("the lock does not install from wheels everywhere:\n" + "\n".join(failed))
 

@@ -59,7 +59,7 @@ from ..stiefel import BRANCHES
 from ..protocol import is_quadratic
 from ..subproblem import MAJORIZER_Q, block_data_unchecked
 from ..validation import UnsupportedProblemError, as_matrix, as_rng, check_nonnegative, check_problem, check_stiefel
-from .obcd_kernel import run_steps
+from .obcd_kernel import run_steps_for
 from .obcd_smooth import minimize_block, run_smooth
 
 #: max_iter when none is given.
@@ -312,11 +312,12 @@ def _run_compiled(problem, X, G, F, chunks: _BlockChunks, rec: Recorder, *, alph
     kind = ZERO_KIND if h.is_zero else h.sweep_kind
     lam, tau = h.sweep_params()
     first, last = (0, 1) if branches == "both" else (BRANCHES.index(branches),) * 2
+    kernel = run_steps_for(kind)  # compiled for this penalty's family only: less to compile on first use
     it = 0
     while it < rec.max_iter:
         m = min(COMPILED_CHUNK, rec.max_iter - it, rec.log_every - it % rec.log_every)
-        F = run_steps(*problem.compiled_arrays(), X, G, chunks.take(m), alpha, exact, kind, lam, tau, first, last, F,
-                      _NO_TRACE)
+        F = kernel(*problem.compiled_arrays(), X, G, chunks.take(m), alpha, exact, kind, lam, tau, first, last, F,
+                   _NO_TRACE)
         it += m
         reason = rec.after_step(it, X, F)
         if reason is not None:

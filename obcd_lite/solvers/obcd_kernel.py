@@ -32,7 +32,8 @@ from numba import njit
 
 from ..block_arithmetic import block_2x2, step_2x2
 from ..penalties import CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND
-from ..subproblem.sweep import coefficients_2x2, rotate_rows, sweep_into
+from ..specialise import FAMILIES, family, specialised
+from ..subproblem.sweep import SWEEP_INTO, coefficients_2x2, rotate_rows
 from ..subproblem.workspace import sweep_workspace
 
 @njit(cache=True)
@@ -60,8 +61,7 @@ def _penalty_value(M, kind, lam, tau):
     return 0.0
 
 
-@njit(cache=True)
-def run_steps(C, D, X, G, blocks, alpha, exact, kind, lam, tau, first, last, F, trace):
+def _run_steps(C, D, X, G, blocks, alpha, exact, kind, lam, tau, first, last, F, trace):
     """Do ``len(blocks)`` OBCD iterations (k = 2) in place on X and G; return the tracked F.
 
     Parameters
@@ -82,6 +82,9 @@ def run_steps(C, D, X, G, blocks, alpha, exact, kind, lam, tau, first, last, F, 
     -------
     float
         The tracked F after the steps.
+
+    ``run_steps`` handles every penalty; ``run_steps_for(kind)`` is the same code compiled with the
+    sweep of that kind's family only (:mod:`obcd_lite.specialise`), which is what :func:`~.obcd.obcd` runs.
     """
     r = X.shape[1]
     Z = np.empty((2, r))
@@ -120,3 +123,28 @@ def run_steps(C, D, X, G, blocks, alpha, exact, kind, lam, tau, first, last, F, 
             first_diagonal = c - 1.0 if branch == 0 else -c - 1.0
             trace[step, 1] = first_diagonal * first_diagonal + (c - 1.0) ** 2 + 2.0 * s * s
     return F
+
+
+# One compiled copy per penalty family, each with its family's sweep: a first l1 solve compiles
+# neither l0's search nor capped l1's sort (obcd_lite.specialise).
+_RUN_STEPS = {name: specialised(_run_steps, "run_steps" + ("" if name == "all" else f"_{name}"),
+                                sweep_into=SWEEP_INTO[name]) for name in FAMILIES}
+run_steps = _RUN_STEPS["all"]
+
+
+def run_steps_for(kind: int):
+    """The compiled ``run_steps`` for the penalty ``kind`` (``penalties.*_KIND``): the copy of its family.
+
+    Parameters
+    ----------
+    kind : int
+        ``ZERO_KIND``, ``L1_KIND``, ``L0_KIND``, ``CAPPED_KIND`` or ``NONNEG_KIND``.
+
+    Returns
+    -------
+    numba.core.registry.CPUDispatcher
+        ``run_steps`` compiled for that family only; call it only with penalties of that family.
+    """
+    if kind not in (ZERO_KIND, L1_KIND, L0_KIND, CAPPED_KIND, NONNEG_KIND):
+        raise ValueError(f"kind must be one of the built-in penalty kinds (penalties.*_KIND), got {kind!r}")
+    return _RUN_STEPS[family(kind)]

@@ -126,7 +126,7 @@ def stationary_angles(a_eff, b_eff, w, d, out, scratch, lo, hi):
     # Coefficients below eps of the largest are rounding noise; a vanishing leading coefficient is
     # a root at t = infinity, theta = pi, which is a crossing of its own.
     largest = np.max(np.abs(coeffs))
-    lead = 5
+    lead = np.int64(5)  # int64: a literal would compile the callees twice
     for i in range(5):
         if abs(coeffs[i]) < 1e-16 * largest:
             coeffs[i] = 0.0

@@ -180,7 +180,7 @@ def pi_crossing_into(q, angle, cos_sin, owner, step):
 def _crossings_into(x, y, size, kind, lam, tau, angle, cos_sin, owner, step, first_of):
     """Every crossing of the branch, and theta = pi (last), written to the workspace
     (``entry_crossings_into``); entry i's crossings start at first_of[i]. Returns their number m."""
-    q = 0
+    q = np.int64(0)  # int64: a literal would compile the callees twice
     for i in range(x.size):
         first_of[i] = q
         if size[i] > 0.0:

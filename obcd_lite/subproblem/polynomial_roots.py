@@ -138,7 +138,7 @@ def quartic_candidates(q, lead, out, scratch):
     second = scratch[5:7]  # the real roots of q'': cuts for both q' and q
     n_second = 0
     cuts = scratch[7:15]
-    n_cuts = 0
+    n_cuts = np.int64(0)  # int64: a literal would compile the callees twice
     if degree == 2:    # q' linear: its root is the vertex of q
         out[0] = -d1[4] / d1[3]
         count = 1
@@ -160,8 +160,8 @@ def quartic_candidates(q, lead, out, scratch):
             n_second = 1
         for i in range(n_second):
             n_cuts = _insert_sorted(cuts, n_cuts, second[i])
-        count = _roots_on_pieces(d1, lead1, cuts, n_cuts, out, 0)
-    n_cuts = 0
+        count = _roots_on_pieces(d1, lead1, cuts, n_cuts, out, np.int64(0))
+    n_cuts = np.int64(0)
     for i in range(count):
         n_cuts = _insert_sorted(cuts, n_cuts, out[i])
     for i in range(n_second):

@@ -82,6 +82,10 @@ from .crossings import (_TIE_TOL, _TWO_PI, _ZERO_TOL, _add, _crossings_into, _en
 from .l0_points import _count_zeros, l0_zeros_min, line_keys
 from .window import cut_circle, insertion_order, penalty_bounds, window_crossings_into
 from .workspace import sweep_workspace
+from ..specialise import FAMILIES, family, specialised
+
+#: Read by ``_sweep_into`` and ``_branch_crossings``; each compiled copy has its own (see the end).
+HAS_L0 = HAS_CAPPED = True
 
 
 @njit(cache=True)
@@ -164,9 +168,9 @@ def _column_sizes(Z, size):
     return live, largest
 
 
-@njit(cache=True)
 def sweep_2x2(coef, Z, kind, lam, tau, first, last):
-    """``sweep_into`` with a new workspace.
+    """``sweep_into`` with a new workspace, compiled for ``kind``'s penalty family only
+    (:mod:`obcd_lite.specialise`: a first l1 subproblem compiles neither l0's search nor capped l1's sort).
 
     Parameters
     ----------
@@ -176,13 +180,17 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
     -------
     (branch, c, s, value, VZ) : those of :func:`sweep_into`.
     """
+    return _SWEEP_2X2[family(kind)](coef, Z, kind, lam, tau, first, last)
+
+
+def _sweep_2x2(coef, Z, kind, lam, tau, first, last):
+    """The compiled body of :func:`sweep_2x2`, one copy per penalty family."""
     VZ = np.empty((2, Z.shape[1]))
     branch, c, s, value = sweep_into(coef, Z, kind, lam, tau, first, last, sweep_workspace(Z.shape[1]), VZ)
     return branch, c, s, value, VZ
 
 
-@njit(cache=True)
-def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
+def _sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
     """Global minimizer of problem (3), k = 2, for a separable h given by ``kind``.
 
     Parameters
@@ -200,13 +208,16 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
     -------
     (branch, c, s, value): the best candidate and its value (+inf, with (c, s) = (1, 0), when
     X >= 0 admits no point on the searched branches).
+
+    ``sweep_into`` handles every penalty; ``SWEEP_INTO[family(kind)]`` is the same code compiled
+    without the other penalties' searches (:mod:`obcd_lite.specialise`), for that kind only.
     """
     best, best_branch, best_c, best_s = np.inf, first, 1.0, 0.0
     r = Z.shape[1]
     live, largest = _column_sizes(Z, work.size)
     if kind == CAPPED_KIND and largest <= tau:
         kind = L1_KIND  # no entry can pass the cap (|u_i| <= ||Z_j|| <= tau): on this block it is l1
-    lines = line_keys(Z, work.size, work.key, work.line) if kind == L0_KIND else 0
+    lines = line_keys(Z, work.size, work.key, work.line) if HAS_L0 and kind == L0_KIND else 0
     bounds_from = -1      # the branch whose entries gave the window's penalty bounds
     for branch in range(first, last + 1):
         a, b, cq, d, e = coef[branch, 0], coef[branch, 1], coef[branch, 2], coef[branch, 3], coef[branch, 4]
@@ -214,7 +225,7 @@ def sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
         if branch > first and _branch_floor(work.size[:r], kind, lam, tau, a, b, w, d, e) > best:
             continue  # no point of this branch can beat the other's best (the usual case for ref)
         _entries_into(Z, branch, work.x, work.y)
-        if kind == L0_KIND:
+        if HAS_L0 and kind == L0_KIND:   # HAS_L0 False (a copy without l0): never compiled
             best, best_branch, best_c, best_s = _l0_branch(
                 branch, a, b, w, d, e, live, lam, lines, work, best, best_branch, best_c, best_s)
             continue
@@ -261,7 +272,6 @@ def _l0_branch(branch, a, b, w, d, e, live, lam, lines, work, best, best_branch,
     return _score_stationary(branch, a, b, w, d, e, L0_KIND, lam, live, work, best, best_branch, best_c, best_s)
 
 
-@njit(cache=True)
 def _branch_crossings(a, b, w, d, e, kind, lam, tau, best, windowed, mirrored, work):
     """The crossings the sweep visits on a branch, sorted (``work.order``): those of the stretches the
     window keeps (``windowed``: l1, capped l1; ``mirrored``: its penalty bounds are the other branch's),
@@ -281,7 +291,7 @@ def _branch_crossings(a, b, w, d, e, kind, lam, tau, best, windowed, mirrored, w
         insertion_order(work.angle[:m], m, work.order)
         return m, stretches
     m = _crossings_into(x, y, size, kind, lam, tau, work.angle, work.cos_sin, work.owner, work.step, work.first_of)
-    if kind == CAPPED_KIND:
+    if HAS_CAPPED and kind == CAPPED_KIND:   # HAS_CAPPED False: numba's sort is never compiled
         work.order[:m] = np.argsort(work.angle[:m])
     else:
         _sort_crossings(work.angle[:m], size, work.first_of, m, work.order, work.psi, work.column, work.quarter)
@@ -299,7 +309,7 @@ def _score_crossings(branch, a, b, w, d, e, kind, lam, tau, live, m, stretches, 
     angle, order, arc, ends = work.angle[:m], work.order[:m], work.arc, work.ends
     varying = kind == L1_KIND or kind == CAPPED_KIND   # h's linear part changes from arc to arc
     last_mid = (np.nan, np.nan)                        # the last midpoint of tied crossings scored
-    arcs, p = 0, 0
+    arcs, p = 0, np.int64(0)  # int64: a literal would compile the callees twice
     for stretch in range(stretches):
         row = work.window.stretches[stretch]
         lo, hi, scored_lo, scored_hi = row[0], row[1], row[2], row[3]
@@ -409,7 +419,7 @@ def _score_inside_arcs(branch, w, d, e, arcs, work, best, best_branch, best_c, b
     bound = work.bound[:arcs]
     _arc_bounds(w, d, e, arcs, arc, ends, bound, best)
     while True:                                  # most promising arc first: it lowers best for the rest
-        j, low = -1, np.inf
+        j, low = np.int64(-1), np.inf  # int64: a literal would compile the callees twice
         for other in range(arcs):                # the lowest bound left (few arcs get this far)
             if bound[other] < low:
                 j, low = other, bound[other]
@@ -504,3 +514,15 @@ def _new_rows(Z, branch, c, s, VZ, column_size):
         for i in range(2):
             if abs(VZ[i, j]) <= tol:
                 VZ[i, j] = 0.0
+
+
+# One compiled copy per penalty family (obcd_lite.specialise), made after every function above exists:
+# a copy's globals are the module's at this point. ``sweep_into`` and ``_branch_crossings`` are the
+# copies for every penalty (what the benchmarks call); sweep_2x2 picks its family's copy.
+_BRANCH_CROSSINGS = {name: specialised(_branch_crossings, "_branch_crossings" + ("" if name == "all" else f"_{name}"),
+                                       **flags) for name, flags in FAMILIES.items()}
+SWEEP_INTO = {name: specialised(_sweep_into, "sweep_into" + ("" if name == "all" else f"_{name}"),
+                                _branch_crossings=_BRANCH_CROSSINGS[name], **flags) for name, flags in FAMILIES.items()}
+sweep_into = SWEEP_INTO["all"]
+_SWEEP_2X2 = {name: specialised(_sweep_2x2, f"sweep_2x2_{name}", sweep_into=SWEEP_INTO[name])
+              for name in FAMILIES if name != "all"}

@@ -260,7 +260,7 @@ def window_crossings_into(x, y, size, kind, lam, tau, stretches, n_stretch, band
     -------
     m : int, the number of crossings written.
     """
-    q = 0
+    q = np.int64(0)  # int64: a literal would compile the callees twice
     for i in range(x.size):
         if size[i] == 0.0 or not _crosses_a_band(x, y, size, i, kind, tau, bands, n_band):
             continue

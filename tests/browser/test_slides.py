@@ -1,18 +1,18 @@
 """The reveal.js slides (``make slides``, tools/build_slides.py) in a real browser, like the site.
 
-The decks are built once into a temporary folder (reveal.js from the npm registry at build time), served
+The decks are built once into a temporary folder (reveal.js from the sphinx-revealjs wheel: no npm), served
 on 127.0.0.1 and opened in headless Chromium. For each deck of notebooks 01-03 the test checks that
-reveal.js started and shows every tagged cell as a slide, that MathJax (the deck's own copy) typeset
-every formula and left no raw ``$``, that every figure loaded and has an alt text from its caption, that
-nothing was requested from another host and the console logged no error; and it screenshots the first
-slide and the first figure to ``artifacts/screenshots/slides-<deck>-*.png``. Every wait is bounded by
+reveal.js started with its speaker-notes plugin and shows every tagged cell as a slide, that no slide
+ends in a colon (a lead-in to code the slide does not show), that MathJax (the deck's own copy) typeset
+every formula and left no raw ``$``, that every figure loaded, fills most of the slide's width and has an
+alt text from its caption, that nothing was requested from another host and the console logged no error;
+and it screenshots the first slide and the first figure to ``artifacts/screenshots/slides-<deck>-*.png``. Every wait is bounded by
 ``conftest.LIVENESS`` only (a liveness bound, not a speed check).
 """
 from __future__ import annotations
 
 import importlib.util
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -26,6 +26,11 @@ LOCAL_HOST = "127.0.0.1"
 
 STATE_JS = """() => ({
     slides: Reveal.getTotalSlides(),
+    notesPlugin: Reveal.hasPlugin('notes'),
+    endings: [...document.querySelectorAll('.slides > section.text')].map(s => {
+        const b = s.cloneNode(true);
+        b.querySelectorAll('aside.notes, script, .MathJax_Preview, .MJX_Assistive_MathML').forEach(e => e.remove());
+        return b.textContent.trim().slice(-40); }),
     math: document.querySelectorAll('.MathJax, .MathJax_Display').length,
     mathErrors: document.querySelectorAll('.MathJax .merror').length,
     text: (() => { const b = document.querySelector('.slides').cloneNode(true);
@@ -35,6 +40,9 @@ STATE_JS = """() => ({
 })"""
 IMAGES_JS = """() => Promise.all([...document.images].map(img => img.decode().then(
     () => img.naturalWidth, () => 0)))"""
+#: The shown figure's box against the slide's (reveal.js scales both alike).
+FIGURE_JS = """() => { const img = document.querySelector('.slides > section.figure.present img');
+    return img.getBoundingClientRect().width / document.querySelector('.slides').getBoundingClientRect().width; }"""
 
 
 def _tagged_cells(stem: str) -> int:
@@ -44,8 +52,6 @@ def _tagged_cells(stem: str) -> int:
 
 @pytest.fixture(scope="module")
 def slides_url(tmp_path_factory):
-    if shutil.which("npm") is None:
-        pytest.skip("npm is not installed: make slides takes reveal.js from the npm registry")
     spec = importlib.util.spec_from_file_location("build_slides", ROOT / "tools" / "build_slides.py")
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
@@ -74,6 +80,7 @@ def test_slides_in_a_real_browser(browser, slides_url, deck):
                 "() => [...document.querySelectorAll('.slides > section')]"
                 ".findIndex(s => s.classList.contains('figure'))"))
             figure.wait_for(state="visible")
+            figure_share = page.evaluate(FIGURE_JS)
             page.screenshot(path=str(SCREENSHOTS / f"slides-{deck}-figure.png"))
     finally:
         context.close()
@@ -81,6 +88,9 @@ def test_slides_in_a_real_browser(browser, slides_url, deck):
     assert outside == [], "requests left the machine"
     assert failed == [] and errors == []
     assert state["slides"] >= _tagged_cells(deck) >= 8
+    assert state["notesPlugin"], "reveal.js's speaker-notes plugin did not load"
+    assert [e for e in state["endings"] if e.endswith(":")] == [], "slides that end at a colon"
+    assert figure_share > 0.8, f"the figure fills only {figure_share:.0%} of the slide's width"
     assert state["math"] > 5 and state["mathErrors"] == 0
     dollars = [part for part in state["text"].split("$")[1::2] if part and len(part) < 200 and "\n" not in part]
     assert dollars == [], f"raw $...$ left in the text: {dollars[:5]}"
