@@ -1,6 +1,7 @@
 """README.md is an entry page: short, its example runs and prints what it says, its links resolve, and the
 results it once logged live on a docs page (docs/results.md)."""
 import contextlib
+import importlib.util
 import io
 import re
 import subprocess
@@ -47,3 +48,13 @@ def test_the_results_log_moved_to_a_docs_page():
     assert len(rows) >= 2
     missing = [row for row in rows if row not in page]
     assert not missing, f"rows of the old README's results missing from docs/results.md: {missing[:3]}"
+
+
+def test_the_student_lines_are_the_tested_ones():
+    """The README's student blocks are docs/install.md's, which CI runs literally in a fresh venv
+    (tools/fresh_install_check.py): a front door that drifted from them would be untested."""
+    spec = importlib.util.spec_from_file_location("fresh_install_check", ROOT / "tools" / "fresh_install_check.py")
+    fresh = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fresh)
+    for heading in (fresh.POSIX, fresh.WINDOWS):
+        assert fresh.install_lines(heading, ROOT / "README.md") == fresh.install_lines(heading), heading
