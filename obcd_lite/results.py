@@ -15,6 +15,11 @@ Every solver of :mod:`obcd_lite.solvers` returns a :class:`Result` and records i
 * the run stops at ``max_iter``, at ``time_limit`` seconds, when the callback returns True, or for
   a solver-specific reason (a stationarity tolerance, a step size below its floor);
 * ``Result.F`` is F recomputed at the returned X, never a tracked or surrogate value.
+
+Scale. :func:`problem_scale` is the one number every default step size, proximal parameter and tolerance
+of the solvers is relative to (issue 34): for the problem s F (f and h both multiplied by s > 0, so a
+penalty's lam too) every such default is multiplied by s (or 1/s for a step size), so the iterates are the
+same and F is s times the same, over the accepted data range.
 """
 from __future__ import annotations
 
@@ -34,6 +39,28 @@ clock = time.perf_counter
 
 #: The history columns every solver records.
 HISTORY_COLUMNS = ("iteration", "seconds", "F", "feasibility", "nnz")
+
+
+def problem_scale(problem) -> float:
+    """The problem's scale S: L_f = ``problem.lipschitz()`` (||C||_2 ||D||_2 for a quadratic f), or 1.0 when
+    L_f is 0 or not finite (f linear or constant: no curvature to measure it by).
+
+    The solvers' defaults are relative to S: OBCD's alpha = 1e-5 S, step sizes c / S, tolerances on
+    gradients tol S. S is homogeneous, S(s P) = s S(P) for the problem s P = (s f, s h), so a default built
+    from it gives the scaled problem the same iterates up to the factor s.
+
+    Parameters
+    ----------
+    problem : Problem
+        Anything with ``lipschitz()``.
+
+    Returns
+    -------
+    float
+        S > 0.
+    """
+    lipschitz = float(problem.lipschitz())
+    return lipschitz if np.isfinite(lipschitz) and lipschitz > 0.0 else 1.0
 
 
 @dataclass(frozen=True)

@@ -52,9 +52,9 @@ from typing import Callable
 import numpy as np
 
 from ..threads import one_blas_thread
-from ..penalties import ZERO_KIND, NonNeg
+from ..penalties import ZERO_KIND
 from ..problems import QuadraticProblem
-from ..results import Recorder, Result, Step, check_budget
+from ..results import Recorder, Result, Step, check_budget, problem_scale
 from ..stiefel import BRANCHES
 from ..protocol import is_quadratic
 from ..subproblem import MAJORIZER_Q, block_data_unchecked
@@ -146,29 +146,30 @@ PAPER_ALPHA = 1e-5
 
 
 def default_alpha(problem) -> float:
-    """OBCD's alpha when none is given: the paper's 1e-5, except for X >= 0, where it is 1e-5 ||C||_2.
+    """OBCD's alpha when none is given: 1e-5 S, the paper's 1e-5 relative to the problem's scale
+    S = L_f = ||C||_2 ||D||_2 (:func:`~obcd_lite.results.problem_scale`).
 
-    Why scale-aware for X >= 0 (issue 27): the proximal term alpha/2 ||V - I||^2 competes with the decrease
-    of F a block step gains, which scales with ||C||. Under X >= 0 the useful two-row steps are exchanges of
-    whole rows (||V - I||^2 = 4), and on the paper's data (||A||_F = 1, tr C = 1, ||C||_2 ~ 6e-3 for
-    randn-500-1000) one gains ~1e-5, below 2 alpha at alpha = 1e-5: OBCD stalls at F = -0.0175, far above the
-    paper's -0.0211, which it reaches with alpha ~ 1e-7 (``benchmarks/nonneg_alpha.py``). 1e-5 ||C||_2 keeps the
-    paper's value at ||C||_2 = 1 and scales with the data. l0, l1 and h = 0 keep the paper's 1e-5 (their
-    reproductions of the paper's tables are unchanged).
+    Why relative (issues 27 and 34): the proximal term alpha/2 ||V - I||^2 competes with the decrease of F a
+    block step gains, which scales with ||C||. An absolute alpha freezes OBCD on a problem scaled down (at
+    ||C|| = 1e-8 every step gains less than alpha costs and OBCD returns X0) and makes it a different
+    method on one scaled up. Under X >= 0 the useful two-row steps are exchanges of whole rows
+    (||V - I||^2 = 4), and on the paper's data (||A||_F = 1, tr C = 1, ||C||_2 ~ 6e-3 for randn-500-1000)
+    one gains ~1e-5, below 2 alpha at alpha = 1e-5: OBCD stalls at F = -0.0175, far above the paper's
+    -0.0211, which it reaches with alpha ~ 1e-7 (``benchmarks/nonneg_alpha.py``). 1e-5 S keeps the paper's
+    value at S = 1; the problem s P then gets alpha s times P's, and the same iterates up to the factor s.
+    (Until issue 34, h = 0, l0 and l1 kept an absolute 1e-5.)
 
     Parameters
     ----------
     problem : Problem
-        The problem; its ``h`` decides the rule and ``lipschitz()`` gives ||C||_2 for X >= 0.
+        The problem; ``lipschitz()`` gives S.
 
     Returns
     -------
     float
         The proximal parameter alpha of eq. (11).
     """
-    if isinstance(problem.h, NonNeg):
-        return PAPER_ALPHA * problem.lipschitz()
-    return PAPER_ALPHA
+    return PAPER_ALPHA * problem_scale(problem)
 
 
 @one_blas_thread
@@ -191,8 +192,8 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         after) after every iteration; returning True stops.
     log_every : record a history row every this many iterations.
     k : block size, 2 <= k <= n. k > 2 needs h = 0 and Q = "scalar" (SVD subproblem).
-    alpha : proximal parameter alpha > 0 of eq. (11); None takes :func:`default_alpha` (the paper's 1e-5,
-        scaled by ||C||_2 for X >= 0).
+    alpha : proximal parameter alpha > 0 of eq. (11); None takes :func:`default_alpha` (the paper's 1e-5
+        relative to the problem's scale: 1e-5 ||C||_2 ||D||_2).
     working_set : "random" (uniform over the C(n, k) sets) or "cyclic".
     Q : "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's block varsigma) or "lipschitz" (eq. (10),
         varsigma = L_f, python engine); None means "exact" for k = 2, "scalar" for k > 2. A problem
@@ -219,7 +220,7 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         raise ValueError(f"obcd needs n >= 2 rows to form a block of rows, got X0 of shape {X.shape}")
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 2 <= k <= n:
         raise ValueError(f"k must be an integer with 2 <= k <= n = {n}, got k = {k!r}")
-    alpha = default_alpha(problem) if alpha is None else check_nonnegative(alpha, "alpha", strict=True)
+    alpha = None if alpha is None else check_nonnegative(alpha, "alpha", strict=True)
     if working_set not in WORKING_SET_RULES:
         raise ValueError(f"working_set must be 'random' or 'cyclic', got {working_set!r}")
     quadratic = is_quadratic(problem)
@@ -247,6 +248,8 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     batches = _working_set_batches(n, k, working_set, rng)
     rec = Recorder("obcd", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
                    callback=callback)
+    if alpha is None:  # L_f, on the clock: part of the setup
+        alpha = default_alpha(problem)
     G = problem.grad(X)
     F = problem.f_from_grad(X, G) + h(X)
     rec.log(0, X, F)

@@ -13,7 +13,7 @@ One iteration k = 1, 2, ... (the code's loop index is i = k + 1):
     xi = G - 1/2 X (X^T G + G^T X)             (projection onto T_X St, Euclidean metric)
     X <- polar(X - eta_k xi),  eta_k = step0 / (k + 1)^{3/4}
 
-Defaults matched to the code: step0 = 1 (the code's eta = 1/i^(3/4), no constant), s the
+Defaults matched to the code: step0 = 1 / S (the code's eta = 1/i^(3/4) at S = 1; see Scale below), s the
 subgradient with sign(0) = 0 (``h.subgradient``, the least-norm one, is exactly MATLAB's
 ``mu*sign(X)`` for L1), max_iter = 500 (the demos' warm-up run), polar retraction.
 
@@ -27,10 +27,10 @@ so it is right for whichever scaling the problem carries; with ``sparse_pca(C, L
 equals the code's. (sign(0) = 1 is also a valid subgradient of |.| at 0; the least-norm 0 is
 what the code uses.)
 
-The step is unscaled, as in the code: ||xi|| grows like lam sqrt(n r), so with a large lam
-(or data scaled to ||A||_F = 1, where grad f is tiny next to lam sign(X)) the first steps
-throw X around St(n, r); pass ``step0`` ~ 1/L or ~ 1/||xi_0|| there. The best-so-far point
-is what makes the method usable anyway.
+Scale (issue 34): the step has the units of 1 / F, so the default is relative to the problem's
+scale S = L_f (:func:`~obcd_lite.results.problem_scale`): step0 = 1 / S, and the problem s F runs the
+same iterates. Until issue 34 it was the code's absolute step0 = 1 (the same at S = 1): on data scaled
+to ||A||_F = 1 its first steps threw X around St(n, r), on data scaled down it never moved X0.
 
 Differences from the reference code (all deliberate):
 
@@ -55,7 +55,7 @@ from typing import Callable
 import numpy as np
 
 from ..threads import one_blas_thread
-from ..results import Recorder, Result, Step, check_budget
+from ..results import Recorder, Result, Step, check_budget, problem_scale
 from ..stiefel import polar
 from ..validation import UnsupportedProblemError, as_matrix, as_rng, check_nonnegative, check_problem, check_stiefel
 
@@ -67,7 +67,7 @@ POWER = 0.75
 
 @one_blas_thread
 def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
-             callback: Callable[[Step], bool | None] | None = None, log_every: int = 1, step0: float = 1.0,
+             callback: Callable[[Step], bool | None] | None = None, log_every: int = 1, step0: float | None = None,
              F_target: float | None = None, target_tol: float = 5e-3) -> Result:
     """Run the Riemannian subgradient method (Li et al. 2021) from ``X0``; return the best point.
 
@@ -81,7 +81,7 @@ def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit
     callback : called with a :class:`~obcd_lite.results.Step` of the current iterate after every
         iteration (``info``: ``eta``, ``F_best``); returning True stops.
     log_every : history row every this many iterations.
-    step0 : eta_k = step0 / (k + 1)^{3/4} (the code: step0 = 1).
+    step0 : eta_k = step0 / (k + 1)^{3/4} (default 1 / S, S = L_f the problem's scale; the code: 1).
     F_target, target_tol : stop when F < F_target + target_tol (the code's test against ManPG's F).
 
     Returns
@@ -101,7 +101,8 @@ def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit
             f"rsubgrad does not handle h = {h!r}: the l0 subgradient is 0 at every nonzero entry (the method "
             "never sparsifies), and NonNeg is an indicator (no subgradient off X >= 0, and the polar step leaves "
             "X >= 0); it handles Zero, L1 and CappedL1")
-    step0 = check_nonnegative(step0, "step0", strict=True)
+    if step0 is not None:
+        step0 = check_nonnegative(step0, "step0", strict=True)
     target_tol = check_nonnegative(target_tol, "target_tol")
     if F_target is not None and not np.isfinite(F_target):
         raise ValueError(f"F_target must be finite, got F_target = {F_target!r}")
@@ -109,6 +110,8 @@ def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit
 
     rec = Recorder("rsubgrad", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
                    callback=callback, columns=("F_best", "eta"))
+    if step0 is None:
+        step0 = 1.0 / problem_scale(problem)
     G = problem.grad(X)
     F = problem.f_from_grad(X, G) + h(X)
     X_best, F_best, best_it = X, F, 0
