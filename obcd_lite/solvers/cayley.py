@@ -130,7 +130,8 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
                   rng=None, callback: Callable[[Step], bool | None] | None = None, log_every: int = 1,
                   tau0: float | None = None, tol: float = 1e-8, armijo: float = 1e-4, shrink: float = 0.5,
                   tau_min: float = 1e-12, subgradient_h: Callable[[np.ndarray], np.ndarray] | None = None,
-                  record_det: bool | None = None, keep_path: bool = False) -> Result:
+                  record_det: bool | None = None, keep_path: bool = False, verbose: bool = False,
+                  progress: bool = False) -> Result:
     """Run the Cayley-transform feasible method (Wen & Yin 2013, Appendix C.1) from ``X0``.
 
     Parameters
@@ -151,11 +152,14 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
     subgradient_h : X -> an element of dh(X); default ``problem.h.subgradient``.
     record_det : record det Q(tau) per step (Lemma A.3); default: when n <= 64.
     keep_path : keep every iterate in ``result.info["path"]`` (for drawing trajectories).
+    verbose : print a table (iteration, F, stationarity) at every log point.
+    progress : show a tqdm progress bar.
 
     Returns
     -------
     Result
-        ``solver = "cayley"``; history adds ``tau, grad_norm, det_Q`` (NaN where not recorded).
+        ``solver = "cayley"``; history adds ``tau, grad_norm, det_Q`` (NaN where not recorded);
+        ``stationarity`` = ||W X||_F / S at the returned X (stop reason "tol" when it is <= tol).
     """
     X = as_matrix(X0, "X0").copy()
     check_problem(problem, X, "X0", "cayley")
@@ -180,7 +184,7 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
         return problem.grad(Y) + subgradient_h(Y)
 
     rec = Recorder("cayley", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
-                   callback=callback, columns=("tau", "grad_norm", "det_Q"))
+                   callback=callback, columns=("tau", "grad_norm", "det_Q"), verbose=verbose, progress=progress)
     scale = problem_scale(problem)
     tau0 = 0.1 / scale if tau0 is None else float(tau0)
     tau_min, tol = tau_min / scale, tol * scale
@@ -191,6 +195,7 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
     stop_reason = "max_iter"
     it = 0
     W = G @ X.T - X @ G.T
+    rec.stationarity = float(np.linalg.norm(W @ X)) / scale
     rec.log(0, X, F, grad_norm=float(np.linalg.norm(W @ X)))
     if rec.out_of_time():  # the setup used the whole budget
         max_iter, stop_reason = 0, "time_limit"
@@ -222,12 +227,15 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
         X, F, G, W = Y, F_new, G_new, W_new
         if keep_path:
             path.append(X.copy())
-        reason = rec.after_step(it, X, F, F_before, tau=tau, grad_norm=float(np.linalg.norm(W @ X)), det_Q=det_q)
+        grad_norm = float(np.linalg.norm(W @ X))
+        reason = rec.after_step(it, X, F, F_before, tau=tau, grad_norm=grad_norm, det_Q=det_q,
+                                stationarity=grad_norm / scale)
         tau = min(max(tau_next, 1e-10 / scale), 1e10 / scale)
         if reason is not None:
             stop_reason = reason
             break
-    return rec.result(X, it, stop_reason, F_tracked=F, info={"path": path})
+    return rec.result(X, it, stop_reason, F_tracked=F, info={"path": path},
+                      stationarity=float(np.linalg.norm(W @ X)) / scale)
 
 
 def cayley_symbolic() -> tuple:

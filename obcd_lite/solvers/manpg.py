@@ -265,7 +265,7 @@ def _check_supported(h: Penalty, solver: str) -> None:
 def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
           callback: Callable[[Step], bool | None] | None = None, log_every: int = 1, adaptive: bool = False,
           tol: float | None = None, step: float | None = None, inner_iter: int = DEFAULT_INNER_ITER,
-          F_target: float | None = None) -> Result:
+          F_target: float | None = None, verbose: bool = False, progress: bool = False) -> Result:
     """Run ManPG (Chen, Ma, So, Zhang 2020), or ManPG-Ada with ``adaptive=True``.
 
     Parameters
@@ -285,6 +285,8 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
         as the code's ``tic`` covers its ``eigs``).
     inner_iter : Newton-step cap per subproblem (default 100).
     F_target : also stop when F < F_target + 1e-7 (ManPG-Ada's test in the reference comparison).
+    verbose : print a table (iteration, F, stationarity) at every log point.
+    progress : show a tqdm progress bar.
 
     Returns
     -------
@@ -293,7 +295,9 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
         ``t``, ``opt_norm`` (||D||/t of the subproblem solved at the previous iterate) and
         ``inner`` (Newton steps). ``info``: ``opt_norm`` (||D||/t at the last subproblem; at the
         returned X when ``stop_reason == "tol"``), ``t``, ``Lam``, ``inexact_steps`` (Armijo
-        gave up), ``backtracks``, ``inner_iterations``, ``inner_not_converged``.
+        gave up), ``backtracks``, ``inner_iterations``, ``inner_not_converged``. ``stationarity``: the
+        proximal-gradient residual ||D||_F / (t S) of the last subproblem (at the returned X when
+        ``stop_reason == "tol"``, then < tol; at the iterate before the last step otherwise).
     """
     name = "manpg_ada" if adaptive else "manpg"
     X = as_matrix(X0, "X0").copy()
@@ -317,7 +321,8 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
 
     rec = Recorder(name, problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
-                   callback=callback, columns=("alpha", "t", "opt_norm", "inner"))
+                   callback=callback, columns=("alpha", "t", "opt_norm", "inner"), verbose=verbose,
+                   progress=progress)
     t0 = _default_step(problem, name) if step is None else step
     t = t0
     scale = problem_scale(problem)
@@ -373,7 +378,8 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
             break
         F_before = F
         X, G, F = Y, G_new, F_new
-        reason = rec.after_step(it, X, F, F_before, alpha=alpha, t=t, opt_norm=opt_norm, inner=sub.iterations)
+        reason = rec.after_step(it, X, F, F_before, alpha=alpha, t=t, opt_norm=opt_norm, inner=sub.iterations,
+                                stationarity=opt_norm / scale)
         if adaptive:
             t = max(t0, t / ADA_FACTOR) if backtracked else t * ADA_FACTOR
         if reason is not None:
@@ -384,7 +390,7 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
             break
     info = {"opt_norm": float(opt_norm), "t": t, "Lam": Lam, "inexact_steps": inexact, "backtracks": backtracks,
             "inner_iterations": inner_total, "inner_not_converged": inner_failed}
-    return rec.result(X, it, stop_reason, F_tracked=F, info=info)
+    return rec.result(X, it, stop_reason, F_tracked=F, info=info, stationarity=opt_norm / scale)
 
 
 @one_blas_thread

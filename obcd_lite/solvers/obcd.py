@@ -54,7 +54,8 @@ import numpy as np
 from ..threads import one_blas_thread
 from ..penalties import ZERO_KIND
 from ..problems import QuadraticProblem
-from ..results import Recorder, Result, Step, check_budget, problem_scale
+from ..results import (DECREASE, Recorder, Result, Step, check_budget, problem_scale,
+                       riemannian_gradient_norm)
 from ..stiefel import BRANCHES
 from ..protocol import is_quadratic
 from ..subproblem import MAJORIZER_Q, block_data_unchecked
@@ -176,7 +177,8 @@ def default_alpha(problem) -> float:
 def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
          callback: Callable[[Step], bool | None] | None = None, log_every: int = 100, k: int = 2,
          alpha: float | None = None, working_set: str = "random", Q: str | None = None,
-         branches: str = "both", engine: str | None = None) -> Result:
+         branches: str = "both", engine: str | None = None, tol: float | None = None, verbose: bool = False,
+         progress: bool = False) -> Result:
     """Run OBCD (Algorithm 1) on ``problem`` from ``X0``.
 
     Parameters
@@ -203,12 +205,25 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         module's loop), or None: "compiled" where it applies, i.e. a QuadraticProblem with a
         built-in penalty (``h.sweep_kind`` is not None), k = 2 and no callback. Both engines draw
         the same working sets and give the same iterates (to rounding).
+    tol : stop (reason "tol") at the first log point where the stationarity measure is <= tol; None (the
+        default) never stops for it. The measure, relative to the problem's scale S = L_f
+        (:func:`~obcd_lite.results.problem_scale`), evaluated every ``log_every`` iterations: for h = 0 the
+        Riemannian gradient norm ||G - X sym(X^T G)||_F / S (from the gradient OBCD keeps, O(nr^2)); for
+        h != 0 the mean decrease of F per iteration since the previous log point, over S (0 when no block
+        step of the interval moved X; NaN at the first log point).
+    verbose : print a table (iteration, F, stationarity) at every log point.
+    progress : show a tqdm progress bar.
+
+    What stops OBCD: ``max_iter`` iterations, ``time_limit`` seconds (the clock is read at every log point
+    and every :data:`COMPILED_CHUNK` steps), the callback returning True, or ``tol`` (at a log point).
+    Nothing else: OBCD has no stopping test of its own.
 
     Returns
     -------
     Result
         ``solver = "obcd"``; F is recomputed at the returned X (the tracked F is the last
-        history entry, equal to it up to rounding); ``info["engine"]`` is the engine that ran.
+        history entry, equal to it up to rounding); ``info["engine"]`` is the engine that ran;
+        ``stationarity`` the measure above at the returned X (at its last log point for h != 0).
     """
     X = as_matrix(X0, "X0").copy()
     n, r = X.shape
@@ -246,10 +261,14 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     engine = _choose_engine(engine, problem, k, callback, Q)
 
     batches = _working_set_batches(n, k, working_set, rng)
+    def gradient_norm(Y):  # G: the gradient OBCD keeps up to date in place (a fresh one for any smooth f)
+        return riemannian_gradient_norm(Y, G if quadratic else problem.grad(Y), rec.scale())
+
     rec = Recorder("obcd", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
-                   callback=callback)
-    if alpha is None:  # L_f, on the clock: part of the setup
-        alpha = default_alpha(problem)
+                   callback=callback, tol=tol, stationarity=gradient_norm if h.is_zero else DECREASE,
+                   verbose=verbose, progress=progress)
+    if alpha is None:  # default_alpha(problem), with L_f computed once and on the clock (part of the setup)
+        alpha = PAPER_ALPHA * rec.scale()
     G = problem.grad(X)
     F = problem.f_from_grad(X, G) + h(X)
     rec.log(0, X, F)

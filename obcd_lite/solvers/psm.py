@@ -61,7 +61,7 @@ DEFAULT_MAX_ITER = 1000
 def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
         callback: Callable[[Step], bool | None] | None = None, log_every: int = 10, mu0: float | None = None,
         shrink_every: int = 10, shrink: float = 0.5, theta: float | None = None, tol: float = 1e-5,
-        window: int = 100) -> Result:
+        window: int = 100, verbose: bool = False, progress: bool = False) -> Result:
     """Run PSM (our reconstruction of the smoothing proximal gradient method on St(n, r)) from ``X0``.
 
     Parameters
@@ -78,13 +78,16 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     shrink_every, shrink : mu <- shrink * mu every ``shrink_every`` iterations (ICML: 10, 1/2).
     theta : proximal constant of the X-step (default 1e-3 S, S = L_f the problem's scale; ICML: 1e-3).
     tol, window : stop when the mean of the last min(t, ``window``) relative F changes
-        |F_t - F_{t+1}| / (S + |F_t|) is <= tol (ICML: 1e-5, 100, with 1 for S).
+        |F_t - F_{t+1}| / (S + |F_t|) is <= tol (ICML: 1e-5, 100, with 1 for S): PSM's stationarity measure.
+    verbose : print a table (iteration, F, stationarity) at every log point.
+    progress : show a tqdm progress bar.
 
     Returns
     -------
     Result
         ``solver = "psm"``; ``X`` is the iterate on St(n, r), ``F = problem.F(X)``; ``info`` as in
-        :func:`~obcd_lite.solvers.infeasible.infeasible_info` with raw = Y, plus the final ``mu``.
+        :func:`~obcd_lite.solvers.infeasible.infeasible_info` with raw = Y, plus the final ``mu``;
+        ``stationarity`` = that mean relative change at the returned X.
     """
     check_prox_penalty(problem, "psm")
     as_rng(rng)  # drawn from by no one here, but a bad rng is still an error
@@ -92,7 +95,7 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
     # The clock starts before L_f: the setup is part of the method's time (as ManPG's L_f is).
     rec = Recorder("psm", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
-                   callback=callback, columns=(*HISTORY_COLUMNS, "mu"))
+                   callback=callback, columns=(*HISTORY_COLUMNS, "mu"), verbose=verbose, progress=progress)
     lipschitz = problem.lipschitz()
     scale = problem_scale(problem)
     if mu0 is None:
@@ -132,10 +135,11 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
         changes.append(abs(score_before - score) / (scale + abs(score_before)))
         logged = it % rec.log_every == 0
         columns = log_columns(problem, X, Y) if logged else {}
-        reason = rec.after_step(it, X, F, F_before, mu=mu, **columns)
+        mean_change = float(np.mean(changes))
+        reason = rec.after_step(it, X, F, F_before, mu=mu, stationarity=mean_change, **columns)
         if it % shrink_every == 0:
             mu *= shrink
-        if np.mean(changes) <= tol:  # ICML App. D: the mean over the last min(t, window) changes
+        if mean_change <= tol:  # ICML App. D: the mean over the last min(t, window) changes
             stop_reason = "tol"
             break
         if reason is not None:

@@ -68,7 +68,8 @@ F_CHANGE_TOL = 1e-8
 @one_blas_thread
 def radmm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
           callback: Callable[[Step], bool | None] | None = None, log_every: int = 10, rho: float | None = None,
-          eta: float | None = None, gamma: float | None = None, tol: float = 1e-4) -> Result:
+          eta: float | None = None, gamma: float | None = None, tol: float = 1e-4, verbose: bool = False,
+          progress: bool = False) -> Result:
     """Run RADMM (Li, Ma, Srivastava 2024; ``radmm_spca.m``) from ``X0``.
 
     Parameters
@@ -84,14 +85,18 @@ def radmm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
     rho : penalty of X = Z (default 100 S, S = L_f the problem's scale; code: 100).
     eta : Riemannian step size (default 1e-2 / S; code: 1e-2).
     gamma : Moreau-envelope parameter (default 1e-6 / S; code: 1e-6).
-    tol : relative residual tolerance (code: 1e-4).
+    tol : relative residual tolerance (code: 1e-4): the stationarity measure is the residual
+        ||X - Z||_F / max(1, ||X||, ||Z||) (dimensionless); the run stops when it is < tol and F changed by
+        at most 1e-8 S since the previous iteration.
+    verbose : print a table (iteration, F, stationarity) at every log point.
+    progress : show a tqdm progress bar.
 
     Returns
     -------
     Result
         ``solver = "radmm"``; ``X`` is the iterate on St(n, r), ``F = problem.F(X)``; ``info`` as
         in :func:`~obcd_lite.solvers.infeasible.infeasible_info` with raw = Y, plus ``Z``,
-        ``Lambda`` and ``residual``.
+        ``Lambda`` and ``residual``; ``stationarity`` = that residual.
     """
     check_prox_penalty(problem, "radmm")
     as_rng(rng)  # drawn from by no one here, but a bad rng is still an error
@@ -103,7 +108,7 @@ def radmm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
     h = problem.h
     rec = Recorder("radmm", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
-                   callback=callback, columns=(*HISTORY_COLUMNS, "residual"))
+                   callback=callback, columns=(*HISTORY_COLUMNS, "residual"), verbose=verbose, progress=progress)
     scale = problem_scale(problem)  # L_f, on the clock: part of the setup
     rho = 100.0 * scale if rho is None else float(rho)
     eta = 1e-2 / scale if eta is None else float(eta)
@@ -132,7 +137,7 @@ def radmm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
         logged = it % rec.log_every == 0 or callback is not None
         F_before, F = F, (problem.F(X) if logged or small else np.nan)
         columns = log_columns(problem, X, Y) if logged else {}
-        reason = rec.after_step(it, X, F, F_before, residual=residual, **columns)
+        reason = rec.after_step(it, X, F, F_before, residual=residual, stationarity=residual, **columns)
         if small:
             score = progress_score(problem, X, F, scale=scale)
             if score_before is not None and abs(score - score_before) <= F_CHANGE_TOL * scale:
@@ -148,4 +153,4 @@ def radmm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
         rec.log(it, X, problem.F(X), residual=residual, **log_columns(problem, X, Y))
     info = infeasible_info(problem, X, Y, returned="X, the iterate on St(n, r) (the code's output)",
                            raw_name="Y", Z=Z.copy(), Lambda=Lam.copy(), residual=float(residual))
-    return rec.result(X, it, stop_reason, info=info)
+    return rec.result(X, it, stop_reason, info=info, stationarity=float(residual))

@@ -68,7 +68,7 @@ from numba import njit
 
 from ..block_arithmetic import step_2x2
 from ..problems import QuadraticProblem
-from ..results import Recorder, Result, Step, check_budget, problem_scale
+from ..results import Recorder, Result, Step, check_budget, problem_scale, riemannian_gradient_norm
 from ..threads import one_blas_thread
 from ..validation import UnsupportedProblemError, as_matrix, as_rng, check_nonnegative, check_problem, check_stiefel
 
@@ -193,7 +193,8 @@ class _Sweeps:
 def rcd(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
         callback: Callable[[Step], bool | None] | None = None, log_every: int | None = None,
         stepsize: float | str | None = None, update_type: str = "cyclic", linearization: bool = True,
-        numupdates: int | None = None) -> Result:
+        numupdates: int | None = None, tol: float | None = None, verbose: bool = False,
+        progress: bool = False) -> Result:
     """Run RCD (Han, Jawanpuria, Mishra 2024; ``coordinate_descent_orthogonal.m``) from ``X0``.
 
     Parameters
@@ -212,11 +213,17 @@ def rcd(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     update_type : "cyclic" (default), "replace" or "noreplace", the code's pair orders.
     linearization : True (default): the gradient once per sweep; False: the current gradient.
     numupdates : updates per sweep (default C(n, 2)).
+    tol : stop (reason "tol") at the first log point (default: every sweep) where the Riemannian gradient
+        norm ||G - X sym(X^T G)||_F / S at the current X (a fresh gradient; S = L_f, the problem's scale) is
+        <= tol; None (default): never.
+    verbose : print a table (iteration, F, stationarity) at every log point.
+    progress : show a tqdm progress bar.
 
     Returns
     -------
     Result
-        ``solver = "rcd"``; F recomputed at the returned X; ``info["sweeps"]`` sweeps started.
+        ``solver = "rcd"``; F recomputed at the returned X; ``info["sweeps"]`` sweeps started;
+        ``stationarity`` the measure above at the returned X.
     """
     X = np.array(as_matrix(X0, "X0"), order="C")
     check_problem(problem, X, "X0", "rcd")
@@ -253,7 +260,8 @@ def rcd(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_SWEEPS * sweeps.length)
     rec = Recorder("rcd", problem, max_iter=max_iter, time_limit=time_limit,
                    log_every=sweeps.length if log_every is None else log_every, callback=callback,
-                   columns=("eta",))
+                   columns=("eta",), tol=tol, verbose=verbose, progress=progress,
+                   stationarity=lambda Y: riemannian_gradient_norm(Y, problem.grad(Y), rec.scale()))
     if stepsize is None:  # 1 / L_f, on the clock: part of the setup
         stepsize = 1.0 / problem_scale(problem)
     pairs = all_pairs(n)  # O(n^2) memory and time: part of the setup, on the clock

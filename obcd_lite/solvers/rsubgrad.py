@@ -68,7 +68,8 @@ POWER = 0.75
 @one_blas_thread
 def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
              callback: Callable[[Step], bool | None] | None = None, log_every: int = 1, step0: float | None = None,
-             F_target: float | None = None, target_tol: float = 5e-3) -> Result:
+             F_target: float | None = None, target_tol: float = 5e-3, tol: float | None = None,
+             verbose: bool = False, progress: bool = False) -> Result:
     """Run the Riemannian subgradient method (Li et al. 2021) from ``X0``; return the best point.
 
     Parameters
@@ -83,12 +84,19 @@ def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit
     log_every : history row every this many iterations.
     step0 : eta_k = step0 / (k + 1)^{3/4} (default 1 / S, S = L_f the problem's scale; the code: 1).
     F_target, target_tol : stop when F < F_target + target_tol (the code's test against ManPG's F).
+    tol : stop (reason "tol") when the stationarity measure, the norm of the Riemannian subgradient
+        ||xi||_F / S at the current iterate (xi = the projection of grad f(X) + s, s the least-norm
+        subgradient of h; S = L_f the problem's scale), is <= tol; that iterate is then returned. None
+        (default): never. With a nonsmooth h xi rarely vanishes: the tolerance suits h = 0.
+    verbose : print a table (iteration, F, stationarity) at every log point.
+    progress : show a tqdm progress bar.
 
     Returns
     -------
     Result
         ``solver = "rsubgrad"``; ``X`` is the best iterate, ``F`` = F(X). History: ``F`` of the
-        current iterate, ``F_best``, ``eta``. ``info``: ``X_last``, ``F_last``, ``best_iteration``.
+        current iterate, ``F_best``, ``eta``. ``info``: ``X_last``, ``F_last``, ``best_iteration``;
+        ``stationarity`` the measure above at the returned X.
     """
     X = as_matrix(X0, "X0").copy()
     check_problem(problem, X, "X0", "rsubgrad")
@@ -109,29 +117,33 @@ def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
 
     rec = Recorder("rsubgrad", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
-                   callback=callback, columns=("F_best", "eta"))
+                   callback=callback, columns=("F_best", "eta"), tol=tol, verbose=verbose, progress=progress)
+    scale = problem_scale(problem)  # L_f, on the clock: part of the setup
     if step0 is None:
-        step0 = 1.0 / problem_scale(problem)
+        step0 = 1.0 / scale
     G = problem.grad(X)
     F = problem.f_from_grad(X, G) + h(X)
-    X_best, F_best, best_it = X, F, 0
+    xi = _riemannian_subgradient(X, G, h)
+    rec.stationarity = float(np.linalg.norm(xi)) / scale
+    X_best, F_best, best_it, best_stationarity = X, F, 0, rec.stationarity
     rec.log(0, X, F, F_best=F_best)
     if rec.out_of_time():  # the setup used the whole budget
         return rec.result(X, 0, "time_limit", info={"X_last": X, "F_last": float(F), "best_iteration": 0})
     stop_reason = "max_iter"
     it = 0
     for it in range(1, max_iter + 1):
-        G = G + h.subgradient(X)
-        XtG = X.T @ G
-        xi = G - 0.5 * X @ (XtG + XtG.T)
         eta = step0 / (it + 1) ** POWER
         F_before = F
         X = polar(X - eta * xi)
         G = problem.grad(X)
         F = problem.f_from_grad(X, G) + h(X)
+        xi = _riemannian_subgradient(X, G, h)  # the next step's direction, and the measure at X
+        stationarity = float(np.linalg.norm(xi)) / scale
         if F < F_best:
-            X_best, F_best, best_it = X, F, it
-        reason = rec.after_step(it, X, F, F_before, eta=eta, F_best=F_best)
+            X_best, F_best, best_it, best_stationarity = X, F, it, stationarity
+        reason = rec.after_step(it, X, F, F_before, eta=eta, F_best=F_best, stationarity=stationarity)
+        if reason == "tol":  # return the iterate that met the tolerance
+            X_best, best_it, best_stationarity = X, it, stationarity
         if reason is not None:
             stop_reason = reason
             break
@@ -140,4 +152,12 @@ def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit
             break
     if it % log_every != 0:  # the last row shows the last iterate, as every other row does
         rec.log(it, X, F, F_best=F_best)
-    return rec.result(X_best, it, stop_reason, info={"X_last": X, "F_last": float(F), "best_iteration": best_it})
+    return rec.result(X_best, it, stop_reason, info={"X_last": X, "F_last": float(F), "best_iteration": best_it},
+                      stationarity=best_stationarity)
+
+
+def _riemannian_subgradient(X: np.ndarray, G: np.ndarray, h) -> np.ndarray:
+    """xi = P_X(grad f(X) + s), s the least-norm subgradient of h at X, P_X the projection onto T_X St."""
+    G = G + h.subgradient(X)
+    XtG = X.T @ G
+    return G - 0.5 * X @ (XtG + XtG.T)
