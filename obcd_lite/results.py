@@ -123,7 +123,7 @@ class Result:
         point on St(n, r) it returns).
     iterations : iterations done.
     seconds : wall-clock time of the iterations (logging excluded).
-    stop_reason : "max_iter", "time_limit", "callback" or a solver-specific reason.
+    stop_reason : "max_iter", "time_limit", "callback", "tol" or a solver-specific reason.
     solver : the solver's name in :data:`obcd_lite.solvers.SOLVERS`.
     history : dict of equal-length arrays with at least ``iteration, seconds, F, feasibility, nnz``.
     info : solver-specific extras (e.g. the infeasible iterate of a splitting method).

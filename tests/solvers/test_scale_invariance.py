@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pytest
 
-from obcd_lite.penalties import L1
+from obcd_lite.penalties import L0, L1, CappedL1, NonNeg
 from obcd_lite.problems import QuadraticProblem
 from obcd_lite.results import problem_scale
 from obcd_lite.solvers import SOLVERS
@@ -77,3 +77,24 @@ def test_empty_problem_is_refused_by_name(name, shape):
     problem = QuadraticProblem(np.eye(shape[0]))
     with pytest.raises(ValueError, match=rf"{name}.*n >= 1 and r >= 1.*{re.escape(str(shape))}"):
         SOLVERS[name](problem, np.zeros(shape), max_iter=3)
+
+
+#: More penalties whose weight scales with the problem (CappedL1's tau is a threshold on X: it does not).
+MORE = {"l0": (lambda s: L0(0.3 * s), ("obcd", "obcd_rot", "soc", "radmm", "psm")),
+        "capped": (lambda s: CappedL1(0.5 * s, 0.1), ("obcd", "obcd_rot", "soc", "radmm", "psm", "rsubgrad", "cayley")),
+        "nonneg": (lambda s: NonNeg(), ("obcd", "obcd_rot"))}
+MORE_CASES = [(penalty, name) for penalty, (_, names) in MORE.items() for name in names]
+
+
+@pytest.mark.parametrize("penalty, name", MORE_CASES, ids=[f"{n}-{p}" for p, n in MORE_CASES])
+def test_scaled_problem_gives_the_same_run_with_other_penalties(penalty, name):
+    C, X0 = _data()
+    if penalty == "nonneg":
+        X0 = np.eye(C.shape[0])[:, :3]  # a feasible start for X >= 0
+    make = MORE[penalty][0]
+    base = SOLVERS[name](QuadraticProblem(C, h=make(1.0)), X0, max_iter=BUDGETS[name], rng=3)
+    assert base.F < QuadraticProblem(C, h=make(1.0)).F(X0) - 1e-3
+    for s in SCALES:
+        scaled = SOLVERS[name](QuadraticProblem(s * C, h=make(s)), X0, max_iter=BUDGETS[name], rng=3)
+        assert scaled.F / s == pytest.approx(base.F, rel=1e-7), (name, penalty, s)
+        assert scaled.stop_reason == base.stop_reason
