@@ -29,13 +29,13 @@ The iteration, for F = f + h on St(n, r) with t = 1/L (L the Lipschitz constant 
 ManPG-Ada also adapts t: t <- 1.01 t after a step without backtracking, t <- max(t0, t / 1.01)
 after one with backtracking.
 
-Defaults matched to the reference code and its SPCA demos: t = 1/L with L = ||C||_2 ||D||_2
-(= 2 lambda_max(C) for ``sparse_pca``, the code's ``2*abs(eigs(B,1))``); tol = sqrt(1e-8 n r)
-relative (the code's 1e-8 n r on ||D||^2/t^2); max_iter = 20000 (``demo_compare_SPCA_dimension_n.m``; the ManPQN demo uses 30000); at most 100
-Newton steps per subproblem (``inner_iter``); Newton tolerance ||R||^2 <= max(1e-13, min(1e-11,
-1e-3 (tol S t)^2)), tightened to max(5e-16, min(1e-14, 1e-5 (tol S t)^2)) (ManPG-Ada: max(1e-15,
-min(1e-13, ...))) after an inexact step or more than ten of them; regularization 0.2 max(min(||R||,
-0.1), 1e-11) t; Newton line search halving while ||R_new||^2 >= (1 - 0.001 s) ||R||^2 and s > 1e-3.
+Defaults matched to the reference code and its SPCA demos: t = 1/L with L = ||C||_2 ||D||_2 (= 2 lambda_max(C)
+for ``sparse_pca``, the code's ``2*abs(eigs(B,1))``); tol = sqrt(1e-8 n r) relative (the code's 1e-8 n r on
+||D||^2/t^2); max_iter = 20000 (``demo_compare_SPCA_dimension_n.m``; the ManPQN demo uses 30000); at most 100
+Newton steps per subproblem (``inner_iter``); Newton tolerance ||R||^2 <= max(1e-13, min(1e-11, 1e-3 (tol S
+t)^2)), tightened to max(5e-16, min(1e-14, 1e-5 (tol S t)^2)) (ManPG-Ada: max(1e-15, min(1e-13, ...))) after
+an inexact step or more than ten of them; regularization 0.2 max(min(||R||, 0.1), 1e-11) t; Newton line search
+halving while ||R_new||^2 >= (1 - 0.001 s) ||R||^2 and s > 1e-3.
 
 Scale (issue 34): the tolerance is relative to the problem's scale S = L_f
 (:func:`~obcd_lite.results.problem_scale`): the run stops when ||D||_F / (t S) < tol, default

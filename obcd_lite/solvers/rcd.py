@@ -25,17 +25,17 @@ computed once per sweep at the sweep's first X and reused by every update of the
 the current gradient (the code's ``egradrowi``), here kept up to date in O(nr) per update by
 ``block_arithmetic.step_2x2`` (Appendix C.3 (i)), which also tracks f exactly.
 
-Defaults from the code: stepsize = 1 / S (the code's 1 at S = 1, below), update_type = "cyclic",
-linearization = True, numupdates = C(n, 2) (every pair once per sweep), maxiter = 100 sweeps. The
-step has the units of 1 / F, so the default is relative to the problem's scale S = L_f
-(:func:`~obcd_lite.results.problem_scale`) and the problem s F runs the same iterates (issue 34). The code's
-step is absolute (its Procrustes cost carries a 1/p, and its experiments tune the step: 1.1 to 1.3); so
-was ours until issue 34: a too large step for the problem's scaling oscillates, a too small one crawls
-(data scaled to ||A||_F = 1 has ||C||_2 << 1; at ||C|| = 1e-8 RCD never moved X0). ``stepsize="lipschitz"`` (not in the code) takes 1 / L_eta with
-L_eta = sqrt(2) (||C|| ||D|| sqrt(r) + ||L||_F) + 2 ||C|| ||D|| >= |phi''| for
-phi(eta) = f(R(eta) X) (phi'' = -<G_B, Z> + tr(Z'^T C_BB Z' D), ||Z||_F^2 = ||Z'||_F^2 <= 2): with
-the current gradient (``linearization=False``) every update then decreases f (descent lemma);
-with the linearized gradient no decrease is guaranteed at any step size.
+Defaults from the code: stepsize = 1 / S (the code's 1 at S = 1, below), update_type = "cyclic", linearization
+= True, numupdates = C(n, 2) (every pair once per sweep), maxiter = 100 sweeps. The step has the units of 1 /
+F, so the default is relative to the problem's scale S = L_f (:func:`~obcd_lite.results.problem_scale`) and
+the problem s F runs the same iterates (issue 34). The code's step is absolute (its Procrustes cost carries a
+1/p, and its experiments tune the step: 1.1 to 1.3); so was ours until issue 34: a too large step for the
+problem's scaling oscillates, a too small one crawls (data scaled to ||A||_F = 1 has ||C||_2 << 1; at ||C|| =
+1e-8 RCD never moved X0). ``stepsize="lipschitz"`` (not in the code) takes 1 / L_eta with L_eta = sqrt(2)
+(||C|| ||D|| sqrt(r) + ||L||_F) + 2 ||C|| ||D|| >= |phi''| for phi(eta) = f(R(eta) X) (phi'' = -<G_B, Z> +
+tr(Z'^T C_BB Z' D), ||Z||_F^2 = ||Z'||_F^2 <= 2): with the current gradient (``linearization=False``) every
+update then decreases f (descent lemma); with the linearized gradient no decrease is guaranteed at any step
+size.
 
 Differences from the reference code (all deliberate):
 
