@@ -148,12 +148,14 @@ def test_manpg_without_curvature_asks_for_a_step():
     assert np.isfinite(manpg(sparse_pca(np.zeros((N, N)), L1(0.1)), X0, step=0.5, max_iter=5).F)
 
 
-def test_manpg_names_a_penalty_far_out_of_scale_with_the_data():
-    """lam = 1e-3 on a C of size 1e-100: t = 1/L_f ~ 1e99 makes the Newton system singular to rounding
-    (found by the property test: a bare LinAlgError)."""
+def test_manpg_solves_a_penalty_far_out_of_scale_with_the_data():
+    """lam = 1e-3 on a C of size 1e-100: t = 1/L_f ~ 1e99. Until issue 34 the Newton system 4 t M + reg I was
+    singular to rounding (found by the property test: a bare LinAlgError, then a named refusal); its
+    regularization now scales with t, so ManPG solves it: the l1-optimal signed identity, F = 2 lam."""
     A = np.random.default_rng(4).standard_normal((4, 2))
-    with pytest.raises(ValueError, match=r"manpg: the semismooth Newton system is singular .* h = L1\(lam=0.001\)"):
-        manpg(sparse_pca(A.T @ A * 1e-100, L1(0.001)), random_stiefel(2, 2, 4), max_iter=5)
+    problem = sparse_pca(A.T @ A * 1e-100, L1(0.001))
+    res = manpg(problem, random_stiefel(2, 2, 4), max_iter=5)
+    assert res.F == pytest.approx(0.002, rel=1e-12) and np.allclose(np.abs(res.X), np.eye(2))
 
 
 def test_cayley_names_an_x0_with_the_wrong_rows():

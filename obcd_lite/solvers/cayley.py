@@ -22,6 +22,11 @@ One safeguard Wen & Yin do not need in exact arithmetic: a trial point that roun
 St(n, r) (||Y^T Y - I||_F > 1e-12, seen for tau ||W|| ~ 1e6-1e9 on scaled data) is replaced by its
 polar factor, and a singular I + tau/2 W is a rejected trial; so every accepted point is on St(n, r)
 and the line search compares true values of F there.
+
+Scale (issue 34): tau has the units of 1 / F, so the defaults are relative to the problem's scale
+S = L_f (:func:`~obcd_lite.results.problem_scale`): tau0 = 0.1 / S, tau_min = 1e-12 / S, the
+Barzilai-Borwein steps clipped to [1e-10, 1e10] / S, and the tolerance on ||W X||_F is tol S. The problem
+s F then runs the same iterates. (Until issue 34 these were absolute: the same numbers at S = 1.)
 """
 from __future__ import annotations
 
@@ -30,7 +35,7 @@ from typing import Callable
 import numpy as np
 
 from ..threads import one_blas_thread
-from ..results import Recorder, Result, Step, check_budget
+from ..results import Recorder, Result, Step, check_budget, problem_scale
 from ..stiefel import feasibility, polar
 from ..validation import (UnsupportedProblemError, as_matrix, as_rng, check_nonnegative,
                           check_problem, check_stiefel)
@@ -123,9 +128,10 @@ def _det_cayley(W: np.ndarray, tau: float) -> float:
 @one_blas_thread
 def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None,
                   rng=None, callback: Callable[[Step], bool | None] | None = None, log_every: int = 1,
-                  tau0: float = 0.1, tol: float = 1e-8, armijo: float = 1e-4, shrink: float = 0.5,
+                  tau0: float | None = None, tol: float = 1e-8, armijo: float = 1e-4, shrink: float = 0.5,
                   tau_min: float = 1e-12, subgradient_h: Callable[[np.ndarray], np.ndarray] | None = None,
-                  record_det: bool | None = None, keep_path: bool = False) -> Result:
+                  record_det: bool | None = None, keep_path: bool = False, verbose: bool = False,
+                  progress: bool = False) -> Result:
     """Run the Cayley-transform feasible method (Wen & Yin 2013, Appendix C.1) from ``X0``.
 
     Parameters
@@ -138,18 +144,22 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
     callback : called with a :class:`~obcd_lite.results.Step` after every iteration (``info``
         holds the step ``tau``); returning True stops.
     log_every : history row every this many iterations (default 1: the runs are short).
-    tau0 : first step size; later ones are Barzilai-Borwein steps.
-    tol : stop when the Riemannian gradient norm ||W X||_F <= tol.
+    tau0 : first step size; later ones are Barzilai-Borwein steps (default 0.1 / S, S = L_f the problem's
+        scale).
+    tol : stop when the Riemannian gradient norm ||W X||_F <= tol S (relative to the scale S).
     armijo, shrink : Armijo constant and backtracking factor, F(Y) <= F(X) - armijo tau ||W||^2 / 2.
-    tau_min : stop when backtracking needs a step below this (the nonsmooth case stalls at kinks).
+    tau_min : stop when backtracking needs a step below tau_min / S (the nonsmooth case stalls at kinks).
     subgradient_h : X -> an element of dh(X); default ``problem.h.subgradient``.
     record_det : record det Q(tau) per step (Lemma A.3); default: when n <= 64.
     keep_path : keep every iterate in ``result.info["path"]`` (for drawing trajectories).
+    verbose : print a table (iteration, F, stationarity) at every log point.
+    progress : show a tqdm progress bar.
 
     Returns
     -------
     Result
-        ``solver = "cayley"``; history adds ``tau, grad_norm, det_Q`` (NaN where not recorded).
+        ``solver = "cayley"``; history adds ``tau, grad_norm, det_Q`` (NaN where not recorded);
+        ``stationarity`` = ||W X||_F / S at the returned X (stop reason "tol" when it is <= tol).
     """
     X = as_matrix(X0, "X0").copy()
     check_problem(problem, X, "X0", "cayley")
@@ -160,7 +170,8 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
         raise UnsupportedProblemError(f"cayley_method does not handle h = {problem.h!r}: a Cayley curve does not keep "
                                   "X >= 0, and the l0 subgradient is 0 almost everywhere (pass subgradient_h "
                                   "to force a heuristic)")
-    for name, value in (("tau0", tau0), ("tol", tol), ("armijo", armijo), ("tau_min", tau_min)):
+    for name, value in (("tau0", 1.0 if tau0 is None else tau0), ("tol", tol), ("armijo", armijo),
+                        ("tau_min", tau_min)):
         check_nonnegative(value, name, strict=name != "tol")
     if not 0.0 < shrink < 1.0:
         raise ValueError(f"shrink must lie in (0, 1), got shrink = {shrink!r}")
@@ -173,14 +184,18 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
         return problem.grad(Y) + subgradient_h(Y)
 
     rec = Recorder("cayley", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
-                   callback=callback, columns=("tau", "grad_norm", "det_Q"))
+                   callback=callback, columns=("tau", "grad_norm", "det_Q"), verbose=verbose, progress=progress)
+    scale = problem_scale(problem)
+    tau0 = 0.1 / scale if tau0 is None else float(tau0)
+    tau_min, tol = tau_min / scale, tol * scale
     F = problem.F(X)
     G = gradient(X)
     path = [X.copy()] if keep_path else []
-    tau = float(tau0)
+    tau = tau0
     stop_reason = "max_iter"
     it = 0
     W = G @ X.T - X @ G.T
+    rec.stationarity = float(np.linalg.norm(W @ X)) / scale
     rec.log(0, X, F, grad_norm=float(np.linalg.norm(W @ X)))
     if rec.out_of_time():  # the setup used the whole budget
         max_iter, stop_reason = 0, "time_limit"
@@ -212,12 +227,15 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
         X, F, G, W = Y, F_new, G_new, W_new
         if keep_path:
             path.append(X.copy())
-        reason = rec.after_step(it, X, F, F_before, tau=tau, grad_norm=float(np.linalg.norm(W @ X)), det_Q=det_q)
-        tau = min(max(tau_next, 1e-10), 1e10)
+        grad_norm = float(np.linalg.norm(W @ X))
+        reason = rec.after_step(it, X, F, F_before, tau=tau, grad_norm=grad_norm, det_Q=det_q,
+                                stationarity=grad_norm / scale)
+        tau = min(max(tau_next, 1e-10 / scale), 1e10 / scale)
         if reason is not None:
             stop_reason = reason
             break
-    return rec.result(X, it, stop_reason, F_tracked=F, info={"path": path})
+    return rec.result(X, it, stop_reason, F_tracked=F, info={"path": path},
+                      stationarity=float(np.linalg.norm(W @ X)) / scale)
 
 
 def cayley_symbolic() -> tuple:

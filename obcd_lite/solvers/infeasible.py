@@ -115,7 +115,7 @@ def paper_count_F(problem, X: np.ndarray, tol: float = PAPER_ZERO_TOL) -> float:
     return float(problem.f(X)) + float(problem.h(np.where(np.abs(X) <= tol, 0.0, X)))
 
 
-def progress_score(problem, X: np.ndarray, F: float, f: float | None = None) -> float:
+def progress_score(problem, X: np.ndarray, F: float, f: float | None = None, scale: float = 1.0) -> float:
     """What a stopping rule watches: F where finite, else the surrogate (X >= 0).
 
     Parameters
@@ -128,6 +128,9 @@ def progress_score(problem, X: np.ndarray, F: float, f: float | None = None) -> 
         F(X).
     f : float, optional
         f(X) when the caller has it.
+    scale : float, default 1.0
+        The problem's scale S (:func:`~obcd_lite.results.problem_scale`): the surrogate's weight is
+        1000 S, so that it scales with f (the paper's 1000 at S = 1).
 
     Returns
     -------
@@ -136,7 +139,7 @@ def progress_score(problem, X: np.ndarray, F: float, f: float | None = None) -> 
     """
     if np.isfinite(F) or not has_surrogate(problem):
         return F
-    return nonneg_surrogate(problem, X, f=f)
+    return nonneg_surrogate(problem, X, weight=SURROGATE_WEIGHT * scale, f=f)
 
 
 def log_columns(problem, X: np.ndarray, raw: np.ndarray) -> dict:
@@ -219,6 +222,9 @@ def check_start(problem, X0, solver: str) -> np.ndarray:
         The copy.
     """
     X = as_matrix(X0, "X0").copy()
+    if X.shape[0] == 0 or X.shape[1] == 0:
+        raise ValueError(f"{solver} needs n >= 1 and r >= 1 (an empty X has no scale L_f = ||C||_2 ||D||_2 and "
+                         f"nothing to split), got X0 of shape {X.shape}")
     check_stiefel(X, "X0")
     if problem.n is None:  # a SmoothProblem without shape=: check_point (which fixes it) refuses h(X0) = inf
         raise ValueError(f"{solver} needs the problem's shape: give it shape=(n, r) (SmoothProblem(f, grad, "

@@ -20,7 +20,8 @@ The iteration, for F = f + h on St(n, r) with t = 1/L (L the Lipschitz constant 
    symmetric multiplier Lam that solves X^T Z(Lam) + Z(Lam)^T X = 2 I, a system of r(r+1)/2
    equations solved by the paper's regularized semismooth Newton method, warm-started
    from the previous Lam (:func:`manpg_subproblem`).
-2. Stop when ||D||^2 / t^2 < tol (the code's test, before the line search).
+2. Stop when ||D||_F / (t S) < tol (the code's ||D||^2 / t^2 test relative to the scale S, below; before
+   the line search).
 3. Armijo backtracking: alpha = 1, halved while F(polar(X + alpha D)) >= F(X) - alpha ||D||^2 / (2t);
    once alpha < 1e-4 the last trial point is accepted anyway and counted as an inexact step.
 4. X <- polar(X + alpha D) (the polar retraction).
@@ -28,19 +29,22 @@ The iteration, for F = f + h on St(n, r) with t = 1/L (L the Lipschitz constant 
 ManPG-Ada also adapts t: t <- 1.01 t after a step without backtracking, t <- max(t0, t / 1.01)
 after one with backtracking.
 
-Defaults matched to the reference code and its SPCA demos: t = 1/L with L = ||C||_2 ||D||_2
-(= 2 lambda_max(C) for ``sparse_pca``, the code's ``2*abs(eigs(B,1))``); tol = 1e-8 n r;
-max_iter = 20000 (``demo_compare_SPCA_dimension_n.m``; the ManPQN demo uses 30000); at most 100
-Newton steps per subproblem (``inner_iter``); Newton tolerance ||R||^2 <= max(1e-13, min(1e-11,
-1e-3 tol t^2)), tightened to max(5e-16, min(1e-14, 1e-5 tol t^2)) (ManPG-Ada: max(1e-15,
-min(1e-13, ...))) after an inexact step or more than ten of them; regularization 0.2 max(min(||R||,
-0.1), 1e-11); Newton line search halving while ||R_new||^2 >= (1 - 0.001 s) ||R||^2 and s > 1e-3.
+Defaults matched to the reference code and its SPCA demos: t = 1/L with L = ||C||_2 ||D||_2 (= 2 lambda_max(C)
+for ``sparse_pca``, the code's ``2*abs(eigs(B,1))``); tol = sqrt(1e-8 n r) relative (the code's 1e-8 n r on
+||D||^2/t^2); max_iter = 20000 (``demo_compare_SPCA_dimension_n.m``; the ManPQN demo uses 30000); at most 100
+Newton steps per subproblem (``inner_iter``); Newton tolerance ||R||^2 <= max(1e-13, min(1e-11, 1e-3 (tol S
+t)^2)), tightened to max(5e-16, min(1e-14, 1e-5 (tol S t)^2)) (ManPG-Ada: max(1e-15, min(1e-13, ...))) after
+an inexact step or more than ten of them; regularization 0.2 max(min(||R||, 0.1), 1e-11) t; Newton line search
+halving while ||R_new||^2 >= (1 - 0.001 s) ||R||^2 and s > 1e-3.
 
-The default tol is absolute: ||D||/t is a gradient-sized quantity, and 1e-8 n r fits the
-reference demos' data (columns of B scaled to unit norm, ||C||_2 ~ 30). On data scaled to
-||A||_F = 1 (the OBCD paper's, ||C||_2 ~ 4e-3 for randn 500 x 1000) it is met after a handful of
-iterations, far from a stationary point: scale it with L^2 there, or pass tol=0 and a time limit
-(as the paper's wall-clock comparisons do).
+Scale (issue 34): the tolerance is relative to the problem's scale S = L_f
+(:func:`~obcd_lite.results.problem_scale`): the run stops when ||D||_F / (t S) < tol, default
+tol = sqrt(1e-8 n r), i.e. the code's ||D||^2 / t^2 < 1e-8 n r at S = 1. The Newton regularization
+0.2 max(min(||R||, 0.1), 1e-11) is multiplied by t (= 1 at L_f = 1), since the Newton matrix is
+4 t X^T diag(a) X. With t = 1/L_f both make the problem s F run the same iterates (the multiplier Lam
+s times P's). Until issue 34 the tolerance was absolute (1e-8 n r on ||D||^2/t^2): met at once on data
+scaled down (the OBCD paper's ||A||_F = 1 data, ||C||_2 ~ 4e-3, stopped after a handful of
+iterations), never met on data scaled up.
 
 Differences from the reference code (all deliberate):
 
@@ -54,7 +58,7 @@ Differences from the reference code (all deliberate):
   takes X off St(n, r) and changes F (and it reports F before thresholding). Count sparsity with
   ``count_nonzeros(X, 1e-5)`` to compare with its "sparsity".
 * ManPG-Ada: the code has no ||D||^2/t^2 test and stops only when F < F_ManPG + 1e-7 (a value a
-  previous ManPG run provides). Here it stops on the same ||D||^2 / t^2 < tol as ManPG (with the
+  previous ManPG run provides). Here it stops on the same ||D|| / (t S) < tol as ManPG (with the
   current t); ``F_target`` restores the code's test (for either variant).
 * The polar factor is taken from the SVD of X + alpha D (``stiefel.polar``) instead of the SVD of
   (X + alpha D)^T (X + alpha D): the same matrix, without squaring the condition number.
@@ -81,7 +85,7 @@ import numpy as np
 
 from ..threads import one_blas_thread
 from ..penalties import Penalty
-from ..results import Recorder, Result, Step, check_budget
+from ..results import Recorder, Result, Step, check_budget, problem_scale
 from ..stiefel import polar
 from ..validation import (UnsupportedProblemError, as_matrix, as_rng, check_nonnegative, check_problem,
                           check_stiefel)
@@ -202,7 +206,8 @@ def _residual(Z: np.ndarray, X: np.ndarray) -> np.ndarray:
     return ZX + ZX.T - 2.0 * np.eye(X.shape[1])
 
 
-def _semismooth_newton(X, B, t, h, Lam, tol, max_inner, vech, out_of_time=None) -> TangentProxStep:
+def _semismooth_newton(X, B, t, h, Lam, tol, max_inner, vech, out_of_time=None, reg_scale: float = 1.0
+                       ) -> TangentProxStep:
     # out_of_time: the run's clock; a Newton step can take 10-100 ms at r = 20, so the inner loop also
     # stops at the time limit (the reference code checks time only between outer iterations).
     XL = B + 2.0 * t * (X @ Lam)
@@ -211,7 +216,7 @@ def _semismooth_newton(X, B, t, h, Lam, tol, max_inner, vech, out_of_time=None) 
     res = float(np.linalg.norm(R))
     steps, converged = 0, True
     while res * res > tol:
-        reg = 0.2 * max(min(res, 0.1), 1e-11)
+        reg = 0.2 * max(min(res, 0.1), 1e-11) * reg_scale  # reg_scale = t: relative to J ~ 4 t
         J = vech.newton_matrix(X, h.prox_jacobian(XL, t), t)
         J[np.diag_indices_from(J)] += reg
         try:
@@ -260,7 +265,7 @@ def _check_supported(h: Penalty, solver: str) -> None:
 def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
           callback: Callable[[Step], bool | None] | None = None, log_every: int = 1, adaptive: bool = False,
           tol: float | None = None, step: float | None = None, inner_iter: int = DEFAULT_INNER_ITER,
-          F_target: float | None = None) -> Result:
+          F_target: float | None = None, verbose: bool = False, progress: bool = False) -> Result:
     """Run ManPG (Chen, Ma, So, Zhang 2020), or ManPG-Ada with ``adaptive=True``.
 
     Parameters
@@ -274,11 +279,14 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
         ``alpha, t, opt_norm, inner``); returning True stops.
     log_every : history row every this many iterations.
     adaptive : ManPG-Ada's step-size rule (:func:`manpg_ada`).
-    tol : stop when ||D||^2 / t^2 < tol; default 1e-8 n r (the demo's).
+    tol : stop when the stationarity ||D||_F / (t S) < tol, S = L_f the problem's scale; default
+        sqrt(1e-8 n r) (the demo's ||D||^2 / t^2 < 1e-8 n r at S = 1).
     step : t0; default 1/L with L = :meth:`QuadraticProblem.lipschitz` (computed inside the timed run,
         as the code's ``tic`` covers its ``eigs``).
     inner_iter : Newton-step cap per subproblem (default 100).
     F_target : also stop when F < F_target + 1e-7 (ManPG-Ada's test in the reference comparison).
+    verbose : print a table (iteration, F, stationarity) at every log point.
+    progress : show a tqdm progress bar.
 
     Returns
     -------
@@ -287,7 +295,9 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
         ``t``, ``opt_norm`` (||D||/t of the subproblem solved at the previous iterate) and
         ``inner`` (Newton steps). ``info``: ``opt_norm`` (||D||/t at the last subproblem; at the
         returned X when ``stop_reason == "tol"``), ``t``, ``Lam``, ``inexact_steps`` (Armijo
-        gave up), ``backtracks``, ``inner_iterations``, ``inner_not_converged``.
+        gave up), ``backtracks``, ``inner_iterations``, ``inner_not_converged``. ``stationarity``: the
+        proximal-gradient residual ||D||_F / (t S) of the last subproblem (at the returned X when
+        ``stop_reason == "tol"``, then < tol; at the iterate before the last step otherwise).
     """
     name = "manpg_ada" if adaptive else "manpg"
     X = as_matrix(X0, "X0").copy()
@@ -298,7 +308,10 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
     h = problem.h
     _check_supported(h, name)
     n, r = X.shape
-    tol = 1e-8 * n * r if tol is None else check_nonnegative(tol, "tol")
+    if n == 0 or r == 0:
+        raise ValueError(f"{name} needs n >= 1 and r >= 1 (its step t = 1/L_f and its Newton system of r(r+1)/2 "
+                         f"unknowns), got X0 of shape {X.shape}")
+    tol = np.sqrt(1e-8 * n * r) if tol is None else check_nonnegative(tol, "tol")
     if step is not None:
         step = check_nonnegative(step, "step", strict=True)
     if isinstance(inner_iter, bool) or not isinstance(inner_iter, (int, np.integer)) or inner_iter < 0:
@@ -308,9 +321,12 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
 
     rec = Recorder(name, problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
-                   callback=callback, columns=("alpha", "t", "opt_norm", "inner"))
+                   callback=callback, columns=("alpha", "t", "opt_norm", "inner"), verbose=verbose,
+                   progress=progress)
     t0 = _default_step(problem, name) if step is None else step
     t = t0
+    scale = problem_scale(problem)
+    tol_d2 = (tol * scale) ** 2  # the code's test ||D||^2 / t^2 < tol_d2, relative to S
     vech = _VechIndex(r)
     G = problem.grad(X)
     F = problem.f_from_grad(X, G) + h(X)
@@ -326,16 +342,16 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
     it = 0
     for it in range(1, max_iter + 1):
         if alpha < ALPHA_MIN or inexact > 10:
-            inner_tol = max(tight[0], min(tight[1], 1e-5 * tol * t * t))
+            inner_tol = max(tight[0], min(tight[1], 1e-5 * tol_d2 * t * t))
         else:
-            inner_tol = max(1e-13, min(1e-11, 1e-3 * tol * t * t))
-        sub = _semismooth_newton(X, X - t * G, t, h, Lam, inner_tol, inner_iter, vech, rec.out_of_time)
+            inner_tol = max(1e-13, min(1e-11, 1e-3 * tol_d2 * t * t))
+        sub = _semismooth_newton(X, X - t * G, t, h, Lam, inner_tol, inner_iter, vech, rec.out_of_time, t)
         Lam, D = sub.Lam, sub.D
         inner_total += sub.iterations
         inner_failed += not sub.converged
         norm_d2 = float(np.sum(D * D))
         opt_norm = np.sqrt(norm_d2) / t
-        if norm_d2 / (t * t) < tol:
+        if norm_d2 / (t * t) < tol_d2:
             it -= 1
             stop_reason = "tol"
             break
@@ -362,7 +378,8 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
             break
         F_before = F
         X, G, F = Y, G_new, F_new
-        reason = rec.after_step(it, X, F, F_before, alpha=alpha, t=t, opt_norm=opt_norm, inner=sub.iterations)
+        reason = rec.after_step(it, X, F, F_before, alpha=alpha, t=t, opt_norm=opt_norm, inner=sub.iterations,
+                                stationarity=opt_norm / scale)
         if adaptive:
             t = max(t0, t / ADA_FACTOR) if backtracked else t * ADA_FACTOR
         if reason is not None:
@@ -373,7 +390,7 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
             break
     info = {"opt_norm": float(opt_norm), "t": t, "Lam": Lam, "inexact_steps": inexact, "backtracks": backtracks,
             "inner_iterations": inner_total, "inner_not_converged": inner_failed}
-    return rec.result(X, it, stop_reason, F_tracked=F, info=info)
+    return rec.result(X, it, stop_reason, F_tracked=F, info=info, stationarity=opt_norm / scale)
 
 
 @one_blas_thread
@@ -384,7 +401,7 @@ def manpg_ada(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limi
     Reference ``chenshixiang/ManPG:manpg_code_share/SPCA/manpg_orth_sparse_adap.m``: ManPG whose step t
     grows by 1.01 after a step without backtracking and shrinks to max(t0, t/1.01) after one
     with. Same options and differences as :func:`manpg` (which see); in particular the stop is
-    ||D||^2/t^2 < tol here, where the code only stops at F < F_ManPG + 1e-7 (``F_target``).
+    ||D|| / (t S) < tol here, where the code only stops at F < F_ManPG + 1e-7 (``F_target``).
 
     Parameters
     ----------

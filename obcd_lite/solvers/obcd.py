@@ -52,9 +52,10 @@ from typing import Callable
 import numpy as np
 
 from ..threads import one_blas_thread
-from ..penalties import ZERO_KIND, NonNeg
+from ..penalties import ZERO_KIND
 from ..problems import QuadraticProblem
-from ..results import Recorder, Result, Step, check_budget
+from ..results import (DECREASE, Recorder, Result, Step, check_budget, problem_scale,
+                       riemannian_gradient_norm)
 from ..stiefel import BRANCHES
 from ..protocol import is_quadratic
 from ..subproblem import MAJORIZER_Q, block_data_unchecked
@@ -146,36 +147,38 @@ PAPER_ALPHA = 1e-5
 
 
 def default_alpha(problem) -> float:
-    """OBCD's alpha when none is given: the paper's 1e-5, except for X >= 0, where it is 1e-5 ||C||_2.
+    """OBCD's alpha when none is given: 1e-5 S, the paper's 1e-5 relative to the problem's scale
+    S = L_f = ||C||_2 ||D||_2 (:func:`~obcd_lite.results.problem_scale`).
 
-    Why scale-aware for X >= 0 (issue 27): the proximal term alpha/2 ||V - I||^2 competes with the decrease
-    of F a block step gains, which scales with ||C||. Under X >= 0 the useful two-row steps are exchanges of
-    whole rows (||V - I||^2 = 4), and on the paper's data (||A||_F = 1, tr C = 1, ||C||_2 ~ 6e-3 for
-    randn-500-1000) one gains ~1e-5, below 2 alpha at alpha = 1e-5: OBCD stalls at F = -0.0175, far above the
-    paper's -0.0211, which it reaches with alpha ~ 1e-7 (``benchmarks/nonneg_alpha.py``). 1e-5 ||C||_2 keeps the
-    paper's value at ||C||_2 = 1 and scales with the data. l0, l1 and h = 0 keep the paper's 1e-5 (their
-    reproductions of the paper's tables are unchanged).
+    Why relative (issues 27 and 34): the proximal term alpha/2 ||V - I||^2 competes with the decrease of F a
+    block step gains, which scales with ||C||. An absolute alpha freezes OBCD on a problem scaled down (at
+    ||C|| = 1e-8 every step gains less than alpha costs and OBCD returns X0) and makes it a different
+    method on one scaled up. Under X >= 0 the useful two-row steps are exchanges of whole rows
+    (||V - I||^2 = 4), and on the paper's data (||A||_F = 1, tr C = 1, ||C||_2 ~ 6e-3 for randn-500-1000)
+    one gains ~1e-5, below 2 alpha at alpha = 1e-5: OBCD stalls at F = -0.0175, far above the paper's
+    -0.0211, which it reaches with alpha ~ 1e-7 (``benchmarks/nonneg_alpha.py``). 1e-5 S keeps the paper's
+    value at S = 1; the problem s P then gets alpha s times P's, and the same iterates up to the factor s.
+    (Until issue 34, h = 0, l0 and l1 kept an absolute 1e-5.)
 
     Parameters
     ----------
     problem : Problem
-        The problem; its ``h`` decides the rule and ``lipschitz()`` gives ||C||_2 for X >= 0.
+        The problem; ``lipschitz()`` gives S.
 
     Returns
     -------
     float
         The proximal parameter alpha of eq. (11).
     """
-    if isinstance(problem.h, NonNeg):
-        return PAPER_ALPHA * problem.lipschitz()
-    return PAPER_ALPHA
+    return PAPER_ALPHA * problem_scale(problem)
 
 
 @one_blas_thread
 def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
          callback: Callable[[Step], bool | None] | None = None, log_every: int = 100, k: int = 2,
          alpha: float | None = None, working_set: str = "random", Q: str | None = None,
-         branches: str = "both", engine: str | None = None) -> Result:
+         branches: str = "both", engine: str | None = None, tol: float | None = None, verbose: bool = False,
+         progress: bool = False) -> Result:
     """Run OBCD (Algorithm 1) on ``problem`` from ``X0``.
 
     Parameters
@@ -191,8 +194,8 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         after) after every iteration; returning True stops.
     log_every : record a history row every this many iterations.
     k : block size, 2 <= k <= n. k > 2 needs h = 0 and Q = "scalar" (SVD subproblem).
-    alpha : proximal parameter alpha > 0 of eq. (11); None takes :func:`default_alpha` (the paper's 1e-5,
-        scaled by ||C||_2 for X >= 0).
+    alpha : proximal parameter alpha > 0 of eq. (11); None takes :func:`default_alpha` (the paper's 1e-5
+        relative to the problem's scale: 1e-5 ||C||_2 ||D||_2).
     working_set : "random" (uniform over the C(n, k) sets) or "cyclic".
     Q : "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's block varsigma) or "lipschitz" (eq. (10),
         varsigma = L_f, python engine); None means "exact" for k = 2, "scalar" for k > 2. A problem
@@ -204,12 +207,25 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         module's loop), or None: "compiled" where it applies, i.e. a QuadraticProblem with a
         built-in penalty (``h.sweep_kind`` is not None), k = 2 and no callback. Both engines draw
         the same working sets and give the same iterates (to rounding).
+    tol : stop (reason "tol") at the first log point where the stationarity measure is <= tol; None (the
+        default) never stops for it. The measure, relative to the problem's scale S = L_f
+        (:func:`~obcd_lite.results.problem_scale`), evaluated every ``log_every`` iterations: for h = 0 the
+        Riemannian gradient norm ||G - X sym(X^T G)||_F / S (from the gradient OBCD keeps, O(nr^2)); for
+        h != 0 the mean decrease of F per iteration since the previous log point, over S (0 when no block
+        step of the interval moved X; NaN at the first log point).
+    verbose : print a table (iteration, F, stationarity) at every log point.
+    progress : show a tqdm progress bar.
+
+    What stops OBCD: ``max_iter`` iterations, ``time_limit`` seconds (the clock is read at every log point
+    and every :data:`COMPILED_CHUNK` steps), the callback returning True, or ``tol`` (at a log point).
+    Nothing else: OBCD has no stopping test of its own.
 
     Returns
     -------
     Result
         ``solver = "obcd"``; F is recomputed at the returned X (the tracked F is the last
-        history entry, equal to it up to rounding); ``info["engine"]`` is the engine that ran.
+        history entry, equal to it up to rounding); ``info["engine"]`` is the engine that ran;
+        ``stationarity`` the measure above at the returned X (at its last log point for h != 0).
     """
     X = as_matrix(X0, "X0").copy()
     n, r = X.shape
@@ -221,7 +237,7 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         raise ValueError(f"obcd needs n >= 2 rows to form a block of rows, got X0 of shape {X.shape}")
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 2 <= k <= n:
         raise ValueError(f"k must be an integer with 2 <= k <= n = {n}, got k = {k!r}")
-    alpha = default_alpha(problem) if alpha is None else check_nonnegative(alpha, "alpha", strict=True)
+    alpha = None if alpha is None else check_nonnegative(alpha, "alpha", strict=True)
     if working_set not in WORKING_SET_RULES:
         raise ValueError(f"working_set must be 'random' or 'cyclic', got {working_set!r}")
     quadratic = is_quadratic(problem)
@@ -252,8 +268,14 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     engine = _choose_engine(engine, problem, k, callback, Q)
 
     batches = _working_set_batches(n, k, working_set, rng)
+    def gradient_norm(Y):  # G: the gradient OBCD keeps up to date in place (a fresh one for any smooth f)
+        return riemannian_gradient_norm(Y, G if quadratic else problem.grad(Y), rec.scale())
+
     rec = Recorder("obcd", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
-                   callback=callback)
+                   callback=callback, tol=tol, stationarity=gradient_norm if h.is_zero else DECREASE,
+                   verbose=verbose, progress=progress)
+    if alpha is None:  # default_alpha(problem), with L_f computed once and on the clock (part of the setup)
+        alpha = PAPER_ALPHA * rec.scale()
     G = problem.grad(X)
     F = problem.f_from_grad(X, G) + h(X)
     rec.log(0, X, F)

@@ -28,7 +28,7 @@ Differences from the reference code:
 * Bookkeeping: the common budget (max_iter, time_limit, callback); one iteration is one pair.
   Their default budget is C(d, 2) rotations and they return the trajectory of angles, not X.
 
-Defaults are OBCD's (k = 2, alpha = 1e-5, Q = "exact", working_set = "random", max_iter =
+Defaults are OBCD's (k = 2, alpha = 1e-5 L_f, Q = "exact", working_set = "random", max_iter =
 10,000, the compiled engine where it applies). Every option of :func:`~.obcd.obcd` except ``k``
 (fixed at 2) and ``branches`` (fixed at "rot") is passed through.
 """

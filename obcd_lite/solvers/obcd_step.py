@@ -54,7 +54,7 @@ from numba import njit
 from ..block_arithmetic import block_2x2, step_2x2
 from ..problems import QuadraticProblem
 from ..protocol import is_quadratic
-from ..results import Recorder, Result, Step, check_budget
+from ..results import Recorder, Result, Step, check_budget, riemannian_gradient_norm
 from ..threads import one_blas_thread
 from ..validation import UnsupportedProblemError, as_matrix, check_problem, check_stiefel
 from .cayley import cayley_matrix
@@ -145,7 +145,8 @@ def _cayley_rotation(b: float) -> np.ndarray:
 @one_blas_thread
 def obcd_step(problem, X0, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
               callback: Callable[[Step], bool | None] | None = None, log_every: int = 100, k: int = 2,
-              working_set: str = "random") -> Result:
+              working_set: str = "random", tol: float | None = None, verbose: bool = False,
+              progress: bool = False) -> Result:
     """Run the inexact block method (OBCD's loop, one Cayley gradient step per block) from ``X0``.
 
     Parameters
@@ -160,11 +161,15 @@ def obcd_step(problem, X0, *, max_iter: int | None = None, time_limit: float | N
     log_every : history row every this many iterations.
     k : block size, 2 <= k <= n.
     working_set : "random" or "cyclic", as in OBCD.
+    tol : stop (reason "tol") at the first log point where the Riemannian gradient norm
+        ||G - X sym(X^T G)||_F / S (S = L_f, the problem's scale) is <= tol; None (default): never.
+    verbose : print a table (iteration, F, stationarity) at every log point.
+    progress : show a tqdm progress bar.
 
     Returns
     -------
     Result
-        ``solver = "obcd_step"``; history adds ``t``.
+        ``solver = "obcd_step"``; history adds ``t``; ``stationarity`` the measure above at the returned X.
     """
     X = np.array(as_matrix(X0, "X0"), order="C")
     check_problem(problem, X, "X0", "obcd_step")
@@ -186,8 +191,12 @@ def obcd_step(problem, X0, *, max_iter: int | None = None, time_limit: float | N
         raise ValueError(f"working_set must be 'random' or 'cyclic', got {working_set!r}")
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
     blocks = working_sets(n, k, working_set, rng)
+    def gradient_norm(Y):  # G: the gradient the method keeps up to date in place
+        return riemannian_gradient_norm(Y, G, rec.scale())
+
     rec = Recorder("obcd_step", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
-                   callback=callback, columns=("t",))
+                   callback=callback, columns=("t",), tol=tol, stationarity=gradient_norm, verbose=verbose,
+                   progress=progress)
     G = np.ascontiguousarray(problem.grad(X))
     F = problem.f_from_grad(X, G)
     rec.log(0, X, F)

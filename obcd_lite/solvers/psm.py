@@ -18,9 +18,9 @@ and alternating steps with a smoothing/penalty parameter mu_t -> 0:
 P_St is the polar projection (the x-step's constraint set is St(n, r) in place of ||x||_0 <= s; the
 author's OADMM paper, ``yuangzh/yuangzh.github.io:files/2024_arxiv_oadmm.pdf`` Section 6, runs this
 Euclidean-projection variant on St(n, r) as "SPGM-EP", after Boehm & Wright 2021).
-Defaults from the ICML paper's experiments (App. D): theta = 1e-3, mu halved every K = 10
-iterations, at most T = 1000 iterations, stop when the mean of the last min(t, varpi) relative
-changes d_t = |F_t - F_{t+1}| / (1 + |F_t|), varpi = 100, is <= eps = 1e-5. L_f = ||C||_2 ||D||_2.
+Defaults from the ICML paper's experiments (App. D), at the scale S = 1 (below): theta = 1e-3, mu halved
+every K = 10 iterations, at most T = 1000 iterations, stop when the mean of the last min(t, varpi)
+relative changes d_t = |F_t - F_{t+1}| / (1 + |F_t|), varpi = 100, is <= eps = 1e-5. L_f = ||C||_2 ||D||_2.
 
 Choices the sources leave open (ours, stated):
 
@@ -32,6 +32,12 @@ Choices the sources leave open (ours, stated):
 * every penalty with a proximal map (l1 soft, l0 hard thresholding, X >= 0 projection);
 * the returned X is the iterate on St(n, r), with F = problem.F(X); the structured copy Y is
   ``info["raw"]`` (see :mod:`obcd_lite.solvers.infeasible`).
+
+Scale (issue 34): theta and the "1 +" of the relative change have the units of F, so they are taken
+relative to the problem's scale S = L_f (:func:`~obcd_lite.results.problem_scale`): theta = 1e-3 S,
+d_t = |F_t - F_{t+1}| / (S + |F_t|), the X >= 0 surrogate's weight 1000 S. With mu0 = 1 / L_f the problem
+s F then runs the same iterates. Until issue 34 they were absolute (the ICML numbers, the same at S = 1):
+on data scaled down d_t was ~ |F_t - F_{t+1}| from the start and PSM stopped after one iteration.
 """
 from __future__ import annotations
 
@@ -41,7 +47,7 @@ from typing import Callable
 import numpy as np
 
 from ..threads import one_blas_thread
-from ..results import Recorder, Result, Step, check_budget
+from ..results import Recorder, Result, Step, check_budget, problem_scale
 from ..stiefel import polar
 from ..validation import as_rng, check_nonnegative
 from .infeasible import (HISTORY_COLUMNS, check_prox_penalty, check_start, infeasible_info, log_columns,
@@ -54,8 +60,8 @@ DEFAULT_MAX_ITER = 1000
 @one_blas_thread
 def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
         callback: Callable[[Step], bool | None] | None = None, log_every: int = 10, mu0: float | None = None,
-        shrink_every: int = 10, shrink: float = 0.5, theta: float = 1e-3, tol: float = 1e-5,
-        window: int = 100) -> Result:
+        shrink_every: int = 10, shrink: float = 0.5, theta: float | None = None, tol: float = 1e-5,
+        window: int = 100, verbose: bool = False, progress: bool = False) -> Result:
     """Run PSM (our reconstruction of the smoothing proximal gradient method on St(n, r)) from ``X0``.
 
     Parameters
@@ -70,15 +76,18 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     log_every : history row every this many iterations.
     mu0 : first smoothing parameter (default 1 / L_f).
     shrink_every, shrink : mu <- shrink * mu every ``shrink_every`` iterations (ICML: 10, 1/2).
-    theta : proximal constant of the X-step (ICML: 1e-3).
-    tol, window : stop when the mean of the last min(t, ``window``) relative F changes is <= tol
-        (ICML: 1e-5, 100).
+    theta : proximal constant of the X-step (default 1e-3 S, S = L_f the problem's scale; ICML: 1e-3).
+    tol, window : stop when the mean of the last min(t, ``window``) relative F changes
+        |F_t - F_{t+1}| / (S + |F_t|) is <= tol (ICML: 1e-5, 100, with 1 for S): PSM's stationarity measure.
+    verbose : print a table (iteration, F, stationarity) at every log point.
+    progress : show a tqdm progress bar.
 
     Returns
     -------
     Result
         ``solver = "psm"``; ``X`` is the iterate on St(n, r), ``F = problem.F(X)``; ``info`` as in
-        :func:`~obcd_lite.solvers.infeasible.infeasible_info` with raw = Y, plus the final ``mu``.
+        :func:`~obcd_lite.solvers.infeasible.infeasible_info` with raw = Y, plus the final ``mu``;
+        ``stationarity`` = that mean relative change at the returned X.
     """
     check_prox_penalty(problem, "psm")
     as_rng(rng)  # drawn from by no one here, but a bad rng is still an error
@@ -86,14 +95,15 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
     # The clock starts before L_f: the setup is part of the method's time (as ManPG's L_f is).
     rec = Recorder("psm", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
-                   callback=callback, columns=(*HISTORY_COLUMNS, "mu"))
+                   callback=callback, columns=(*HISTORY_COLUMNS, "mu"), verbose=verbose, progress=progress)
     lipschitz = problem.lipschitz()
+    scale = problem_scale(problem)
     if mu0 is None:
         if lipschitz == 0.0:
             raise ValueError("psm: the default mu0 = 1 / L_f needs L_f = ||C||_2 ||D||_2 > 0; pass mu0")
         mu0 = 1.0 / lipschitz
     mu = check_nonnegative(mu0, "mu0", strict=True)
-    theta = check_nonnegative(theta, "theta")
+    theta = 1e-3 * scale if theta is None else check_nonnegative(theta, "theta")
     tol = check_nonnegative(tol, "tol")
     if not 0.0 < shrink <= 1.0:
         raise ValueError(f"shrink must lie in (0, 1], got shrink = {shrink!r}")
@@ -106,7 +116,7 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     G = problem.grad(X)
     f = problem.f_from_grad(X, G)
     F = f + h(X)
-    score = progress_score(problem, X, F, f)
+    score = progress_score(problem, X, F, f, scale=scale)
     changes = deque(maxlen=window)
     rec.log(0, X, F, mu=mu, **log_columns(problem, X, Y))
     stop_reason = "max_iter"
@@ -121,14 +131,15 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
         G = problem.grad(X)
         f = problem.f_from_grad(X, G)
         F_before, F = F, f + h(X)
-        score_before, score = score, progress_score(problem, X, F, f)
-        changes.append(abs(score_before - score) / (1.0 + abs(score_before)))
+        score_before, score = score, progress_score(problem, X, F, f, scale=scale)
+        changes.append(abs(score_before - score) / (scale + abs(score_before)))
         logged = it % rec.log_every == 0
         columns = log_columns(problem, X, Y) if logged else {}
-        reason = rec.after_step(it, X, F, F_before, mu=mu, **columns)
+        mean_change = float(np.mean(changes))
+        reason = rec.after_step(it, X, F, F_before, mu=mu, stationarity=mean_change, **columns)
         if it % shrink_every == 0:
             mu *= shrink
-        if np.mean(changes) <= tol:  # ICML App. D: the mean over the last min(t, window) changes
+        if mean_change <= tol:  # ICML App. D: the mean over the last min(t, window) changes
             stop_reason = "tol"
             break
         if reason is not None:

@@ -25,15 +25,17 @@ computed once per sweep at the sweep's first X and reused by every update of the
 the current gradient (the code's ``egradrowi``), here kept up to date in O(nr) per update by
 ``block_arithmetic.step_2x2`` (Appendix C.3 (i)), which also tracks f exactly.
 
-Defaults from the code: stepsize = 1, update_type = "cyclic", linearization = True,
-numupdates = C(n, 2) (every pair once per sweep), maxiter = 100 sweeps. The step is unscaled, as
-in the code (its Procrustes cost carries a 1/p, and its experiments tune the step: 1.1 to 1.3):
-a too large step for the problem's scaling oscillates, a too small one crawls (data scaled to
-||A||_F = 1 has ||C||_2 << 1). ``stepsize="lipschitz"`` (not in the code) takes 1 / L_eta with
-L_eta = sqrt(2) (||C|| ||D|| sqrt(r) + ||L||_F) + 2 ||C|| ||D|| >= |phi''| for
-phi(eta) = f(R(eta) X) (phi'' = -<G_B, Z> + tr(Z'^T C_BB Z' D), ||Z||_F^2 = ||Z'||_F^2 <= 2): with
-the current gradient (``linearization=False``) every update then decreases f (descent lemma);
-with the linearized gradient no decrease is guaranteed at any step size.
+Defaults from the code: stepsize = 1 / S (the code's 1 at S = 1, below), update_type = "cyclic", linearization
+= True, numupdates = C(n, 2) (every pair once per sweep), maxiter = 100 sweeps. The step has the units of 1 /
+F, so the default is relative to the problem's scale S = L_f (:func:`~obcd_lite.results.problem_scale`) and
+the problem s F runs the same iterates (issue 34). The code's step is absolute (its Procrustes cost carries a
+1/p, and its experiments tune the step: 1.1 to 1.3); so was ours until issue 34: a too large step for the
+problem's scaling oscillates, a too small one crawls (data scaled to ||A||_F = 1 has ||C||_2 << 1; at ||C|| =
+1e-8 RCD never moved X0). ``stepsize="lipschitz"`` (not in the code) takes 1 / L_eta with L_eta = sqrt(2)
+(||C|| ||D|| sqrt(r) + ||L||_F) + 2 ||C|| ||D|| >= |phi''| for phi(eta) = f(R(eta) X) (phi'' = -<G_B, Z> +
+tr(Z'^T C_BB Z' D), ||Z||_F^2 = ||Z'||_F^2 <= 2): with the current gradient (``linearization=False``) every
+update then decreases f (descent lemma); with the linearized gradient no decrease is guaranteed at any step
+size.
 
 Differences from the reference code (all deliberate):
 
@@ -66,7 +68,7 @@ from numba import njit
 
 from ..block_arithmetic import step_2x2
 from ..problems import QuadraticProblem
-from ..results import Recorder, Result, Step, check_budget
+from ..results import Recorder, Result, Step, check_budget, problem_scale, riemannian_gradient_norm
 from ..threads import one_blas_thread
 from ..validation import UnsupportedProblemError, as_matrix, as_rng, check_nonnegative, check_problem, check_stiefel
 
@@ -190,8 +192,9 @@ class _Sweeps:
 @one_blas_thread
 def rcd(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
         callback: Callable[[Step], bool | None] | None = None, log_every: int | None = None,
-        stepsize: float | str = 1.0, update_type: str = "cyclic", linearization: bool = True,
-        numupdates: int | None = None) -> Result:
+        stepsize: float | str | None = None, update_type: str = "cyclic", linearization: bool = True,
+        numupdates: int | None = None, tol: float | None = None, verbose: bool = False,
+        progress: bool = False) -> Result:
     """Run RCD (Han, Jawanpuria, Mishra 2024; ``coordinate_descent_orthogonal.m``) from ``X0``.
 
     Parameters
@@ -205,16 +208,22 @@ def rcd(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     callback : called with a :class:`~obcd_lite.results.Step` after every update (``B`` the pair,
         ``V`` its 2 x 2 rotation, ``info["eta"]`` the angle); returning True stops.
     log_every : history row every this many updates (default: one sweep, as the code logs).
-    stepsize : the angle's step (the code's ``stepsize``, default 1; not scaled to the problem), or
+    stepsize : the angle's step (the code's ``stepsize``; default 1 / S, S = L_f the problem's scale), or
         "lipschitz" for 1 / L_eta (a QuadraticProblem; see the module docstring).
     update_type : "cyclic" (default), "replace" or "noreplace", the code's pair orders.
     linearization : True (default): the gradient once per sweep; False: the current gradient.
     numupdates : updates per sweep (default C(n, 2)).
+    tol : stop (reason "tol") at the first log point (default: every sweep) where the Riemannian gradient
+        norm ||G - X sym(X^T G)||_F / S at the current X (a fresh gradient; S = L_f, the problem's scale) is
+        <= tol; None (default): never.
+    verbose : print a table (iteration, F, stationarity) at every log point.
+    progress : show a tqdm progress bar.
 
     Returns
     -------
     Result
-        ``solver = "rcd"``; F recomputed at the returned X; ``info["sweeps"]`` sweeps started.
+        ``solver = "rcd"``; F recomputed at the returned X; ``info["sweeps"]`` sweeps started;
+        ``stationarity`` the measure above at the returned X.
     """
     X = np.array(as_matrix(X0, "X0"), order="C")
     check_problem(problem, X, "X0", "rcd")
@@ -233,7 +242,8 @@ def rcd(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
         stepsize = 1.0 / angle_lipschitz(problem, r)
     if isinstance(stepsize, str):
         raise ValueError(f"stepsize must be a positive number or 'lipschitz', got stepsize = {stepsize!r}")
-    stepsize = check_nonnegative(stepsize, "stepsize", strict=True)
+    if stepsize is not None:
+        stepsize = check_nonnegative(stepsize, "stepsize", strict=True)
     if update_type not in UPDATE_TYPES:
         raise ValueError(f"update_type must be 'cyclic', 'replace' or 'noreplace', got {update_type!r}")
     if not isinstance(linearization, (bool, np.bool_)):
@@ -250,7 +260,10 @@ def rcd(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_SWEEPS * sweeps.length)
     rec = Recorder("rcd", problem, max_iter=max_iter, time_limit=time_limit,
                    log_every=sweeps.length if log_every is None else log_every, callback=callback,
-                   columns=("eta",))
+                   columns=("eta",), tol=tol, verbose=verbose, progress=progress,
+                   stationarity=lambda Y: riemannian_gradient_norm(Y, problem.grad(Y), rec.scale()))
+    if stepsize is None:  # 1 / L_f, on the clock: part of the setup
+        stepsize = 1.0 / problem_scale(problem)
     pairs = all_pairs(n)  # O(n^2) memory and time: part of the setup, on the clock
     C, D = problem.compiled_arrays() if not linearization else (_EMPTY, _EMPTY)
     eta = np.zeros(1)

@@ -13,7 +13,7 @@ One iteration k = 1, 2, ... (the code's loop index is i = k + 1):
     xi = G - 1/2 X (X^T G + G^T X)             (projection onto T_X St, Euclidean metric)
     X <- polar(X - eta_k xi),  eta_k = step0 / (k + 1)^{3/4}
 
-Defaults matched to the code: step0 = 1 (the code's eta = 1/i^(3/4), no constant), s the
+Defaults matched to the code: step0 = 1 / S (the code's eta = 1/i^(3/4) at S = 1; see Scale below), s the
 subgradient with sign(0) = 0 (``h.subgradient``, the least-norm one, is exactly MATLAB's
 ``mu*sign(X)`` for L1), max_iter = 500 (the demos' warm-up run), polar retraction.
 
@@ -27,10 +27,10 @@ so it is right for whichever scaling the problem carries; with ``sparse_pca(C, L
 equals the code's. (sign(0) = 1 is also a valid subgradient of |.| at 0; the least-norm 0 is
 what the code uses.)
 
-The step is unscaled, as in the code: ||xi|| grows like lam sqrt(n r), so with a large lam
-(or data scaled to ||A||_F = 1, where grad f is tiny next to lam sign(X)) the first steps
-throw X around St(n, r); pass ``step0`` ~ 1/L or ~ 1/||xi_0|| there. The best-so-far point
-is what makes the method usable anyway.
+Scale (issue 34): the step has the units of 1 / F, so the default is relative to the problem's
+scale S = L_f (:func:`~obcd_lite.results.problem_scale`): step0 = 1 / S, and the problem s F runs the
+same iterates. Until issue 34 it was the code's absolute step0 = 1 (the same at S = 1): on data scaled
+to ||A||_F = 1 its first steps threw X around St(n, r), on data scaled down it never moved X0.
 
 Differences from the reference code (all deliberate):
 
@@ -55,7 +55,7 @@ from typing import Callable
 import numpy as np
 
 from ..threads import one_blas_thread
-from ..results import Recorder, Result, Step, check_budget
+from ..results import Recorder, Result, Step, check_budget, problem_scale
 from ..stiefel import polar
 from ..validation import UnsupportedProblemError, as_matrix, as_rng, check_nonnegative, check_problem, check_stiefel
 
@@ -67,8 +67,9 @@ POWER = 0.75
 
 @one_blas_thread
 def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
-             callback: Callable[[Step], bool | None] | None = None, log_every: int = 1, step0: float = 1.0,
-             F_target: float | None = None, target_tol: float = 5e-3) -> Result:
+             callback: Callable[[Step], bool | None] | None = None, log_every: int = 1, step0: float | None = None,
+             F_target: float | None = None, target_tol: float = 5e-3, tol: float | None = None,
+             verbose: bool = False, progress: bool = False) -> Result:
     """Run the Riemannian subgradient method (Li et al. 2021) from ``X0``; return the best point.
 
     Parameters
@@ -81,14 +82,21 @@ def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit
     callback : called with a :class:`~obcd_lite.results.Step` of the current iterate after every
         iteration (``info``: ``eta``, ``F_best``); returning True stops.
     log_every : history row every this many iterations.
-    step0 : eta_k = step0 / (k + 1)^{3/4} (the code: step0 = 1).
+    step0 : eta_k = step0 / (k + 1)^{3/4} (default 1 / S, S = L_f the problem's scale; the code: 1).
     F_target, target_tol : stop when F < F_target + target_tol (the code's test against ManPG's F).
+    tol : stop (reason "tol") when the stationarity measure, the norm of the Riemannian subgradient
+        ||xi||_F / S at the current iterate (xi = the projection of grad f(X) + s, s the least-norm
+        subgradient of h; S = L_f the problem's scale), is <= tol; that iterate is then returned. None
+        (default): never. With a nonsmooth h xi rarely vanishes: the tolerance suits h = 0.
+    verbose : print a table (iteration, F, stationarity) at every log point.
+    progress : show a tqdm progress bar.
 
     Returns
     -------
     Result
         ``solver = "rsubgrad"``; ``X`` is the best iterate, ``F`` = F(X). History: ``F`` of the
-        current iterate, ``F_best``, ``eta``. ``info``: ``X_last``, ``F_last``, ``best_iteration``.
+        current iterate, ``F_best``, ``eta``. ``info``: ``X_last``, ``F_last``, ``best_iteration``;
+        ``stationarity`` the measure above at the returned X.
     """
     X = as_matrix(X0, "X0").copy()
     check_problem(problem, X, "X0", "rsubgrad")
@@ -101,34 +109,41 @@ def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit
             f"rsubgrad does not handle h = {h!r}: the l0 subgradient is 0 at every nonzero entry (the method "
             "never sparsifies), and NonNeg is an indicator (no subgradient off X >= 0, and the polar step leaves "
             "X >= 0); it handles Zero, L1 and CappedL1")
-    step0 = check_nonnegative(step0, "step0", strict=True)
+    if step0 is not None:
+        step0 = check_nonnegative(step0, "step0", strict=True)
     target_tol = check_nonnegative(target_tol, "target_tol")
     if F_target is not None and not np.isfinite(F_target):
         raise ValueError(f"F_target must be finite, got F_target = {F_target!r}")
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
 
     rec = Recorder("rsubgrad", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
-                   callback=callback, columns=("F_best", "eta"))
+                   callback=callback, columns=("F_best", "eta"), tol=tol, verbose=verbose, progress=progress)
+    scale = problem_scale(problem)  # L_f, on the clock: part of the setup
+    if step0 is None:
+        step0 = 1.0 / scale
     G = problem.grad(X)
     F = problem.f_from_grad(X, G) + h(X)
-    X_best, F_best, best_it = X, F, 0
+    xi = _riemannian_subgradient(X, G, h)
+    rec.stationarity = float(np.linalg.norm(xi)) / scale
+    X_best, F_best, best_it, best_stationarity = X, F, 0, rec.stationarity
     rec.log(0, X, F, F_best=F_best)
     if rec.out_of_time():  # the setup used the whole budget
         return rec.result(X, 0, "time_limit", info={"X_last": X, "F_last": float(F), "best_iteration": 0})
     stop_reason = "max_iter"
     it = 0
     for it in range(1, max_iter + 1):
-        G = G + h.subgradient(X)
-        XtG = X.T @ G
-        xi = G - 0.5 * X @ (XtG + XtG.T)
         eta = step0 / (it + 1) ** POWER
         F_before = F
         X = polar(X - eta * xi)
         G = problem.grad(X)
         F = problem.f_from_grad(X, G) + h(X)
+        xi = _riemannian_subgradient(X, G, h)  # the next step's direction, and the measure at X
+        stationarity = float(np.linalg.norm(xi)) / scale
         if F < F_best:
-            X_best, F_best, best_it = X, F, it
-        reason = rec.after_step(it, X, F, F_before, eta=eta, F_best=F_best)
+            X_best, F_best, best_it, best_stationarity = X, F, it, stationarity
+        reason = rec.after_step(it, X, F, F_before, eta=eta, F_best=F_best, stationarity=stationarity)
+        if reason == "tol":  # return the iterate that met the tolerance
+            X_best, best_it, best_stationarity = X, it, stationarity
         if reason is not None:
             stop_reason = reason
             break
@@ -137,4 +152,12 @@ def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit
             break
     if it % log_every != 0:  # the last row shows the last iterate, as every other row does
         rec.log(it, X, F, F_best=F_best)
-    return rec.result(X_best, it, stop_reason, info={"X_last": X, "F_last": float(F), "best_iteration": best_it})
+    return rec.result(X_best, it, stop_reason, info={"X_last": X, "F_last": float(F), "best_iteration": best_it},
+                      stationarity=best_stationarity)
+
+
+def _riemannian_subgradient(X: np.ndarray, G: np.ndarray, h) -> np.ndarray:
+    """xi = P_X(grad f(X) + s), s the least-norm subgradient of h at X, P_X the projection onto T_X St."""
+    G = G + h.subgradient(X)
+    XtG = X.T @ G
+    return G - 0.5 * X @ (XtG + XtG.T)

@@ -55,7 +55,7 @@ DEFAULT_MAX_ITER = 20_000
 @one_blas_thread
 def soc(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
         callback: Callable[[Step], bool | None] | None = None, log_every: int = 10, rho: float | None = None,
-        lam: float | None = None, tol: float = 1e-4) -> Result:
+        lam: float | None = None, tol: float = 1e-4, verbose: bool = False, progress: bool = False) -> Result:
     """Run SOC (Lai & Osher 2014; ``soc_spca.m``) from ``X0``.
 
     Parameters
@@ -71,14 +71,18 @@ def soc(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     log_every : history row every this many iterations (each row evaluates F(P), an O(n^2 r) product).
     rho, lam : penalty weights of X = P and X = Q (default both L_f = ||C||_2 ||D||_2, i.e. the
         code's 2 sigma_max(A)^2).
-    tol : the code's relative residual tolerance.
+    tol : the code's relative residual tolerance: stop (from the third iteration on) when the residual
+        ||X - Q|| / max(1, ||Q||, ||X||) + ||X - P|| / max(1, r, ||X||) < tol, SOC's stationarity measure
+        (dimensionless, so scale-invariant).
+    verbose : print a table (iteration, F, stationarity) at every log point.
+    progress : show a tqdm progress bar.
 
     Returns
     -------
     Result
         ``solver = "soc"``; ``X`` is P (on St(n, r)), ``F = problem.F(P)``; ``info`` as in
         :func:`~obcd_lite.solvers.infeasible.infeasible_info` with raw = Q, plus ``X_split``
-        (the unconstrained copy X), ``rho``, ``lam`` and ``residual``.
+        (the unconstrained copy X), ``rho``, ``lam`` and ``residual``; ``stationarity`` = that residual.
     """
     check_prox_penalty(problem, "soc")
     as_rng(rng)  # drawn from by no one here, but a bad rng is still an error
@@ -93,7 +97,7 @@ def soc(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     # The clock starts before L_f and the eigendecompositions of the X-step: the setup is part of the
     # method's time, as ManPG's L_f is (the same timing for every method).
     rec = Recorder("soc", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
-                   callback=callback, columns=(*HISTORY_COLUMNS, "residual"))
+                   callback=callback, columns=(*HISTORY_COLUMNS, "residual"), verbose=verbose, progress=progress)
     if rho is None or lam is None:
         lipschitz = problem.lipschitz()
         if lipschitz == 0.0:
@@ -130,7 +134,7 @@ def soc(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
         logged = it % rec.log_every == 0 or callback is not None
         F_before, F = F, (problem.F(P) if logged else np.nan)
         columns = log_columns(problem, P, Q) if logged else {}
-        reason = rec.after_step(it, P, F, F_before, residual=residual, **columns)
+        reason = rec.after_step(it, P, F, F_before, residual=residual, stationarity=residual, **columns)
         if it > 2 and residual < tol:
             stop_reason = "tol"
             break
@@ -141,7 +145,7 @@ def soc(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
         rec.log(it, P, problem.F(P), residual=residual, **log_columns(problem, P, Q))
     info = infeasible_info(problem, P, Q, returned="P, the orthogonal copy (polar factor of X + Z)",
                            raw_name="Q", X_split=X.copy(), rho=rho, lam=lam, residual=float(residual))
-    return rec.result(P, it, stop_reason, info=info)
+    return rec.result(P, it, stop_reason, info=info, stationarity=float(residual))
 
 
 #: Size of the eigendecomposition timed once per process to predict SOC's setup (n^3 scaling above it).

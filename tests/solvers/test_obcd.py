@@ -215,22 +215,22 @@ def test_callback_sees_a_read_only_view():
         obcd(sparse_pca(C5), np.eye(5, 2), max_iter=3, rng=0, callback=poke)
 
 
-def test_default_alpha_is_the_papers_except_scale_aware_for_nonneg():
-    """Issue 27: alpha = None is 1e-5 for h = 0, l1 and l0 (the paper's value: their reproductions are unchanged,
-    bit for bit), and 1e-5 ||C||_2 for X >= 0 (the proximal term scales with the data); an explicit alpha wins."""
+def test_default_alpha_is_relative_to_the_scale_for_every_penalty():
+    """Issues 27 and 34: alpha = None is 1e-5 L_f (L_f = ||C||_2 ||D||_2, the problem's scale) for every h, so the
+    proximal term scales with the data; an explicit alpha wins."""
     from obcd_lite import L0, L1, nonneg_pca, randn_covariance, sparse_pca
-    from obcd_lite.solvers.obcd import PAPER_ALPHA, default_alpha
+    from obcd_lite.solvers.obcd import default_alpha
 
     C = randn_covariance(30, 40, rng=0)
     X0 = np.eye(40)[:, :3]
+    L = float(np.linalg.eigvalsh(C).max())
     for h in (None, L1(1e-3), L0(1e-4)):
-        problem = sparse_pca(C, h)
-        assert default_alpha(problem) == PAPER_ALPHA == 1e-5
+        problem = sparse_pca(C, h)  # -tr(X^T C X): L_f = 2 lambda_max(C)
+        assert default_alpha(problem) == pytest.approx(2e-5 * L, rel=1e-10)
         a = obcd(problem, X0, max_iter=300, rng=0)
-        b = obcd(problem, X0, max_iter=300, rng=0, alpha=1e-5)
+        b = obcd(problem, X0, max_iter=300, rng=0, alpha=problem.lipschitz() * 1e-5)
         assert np.array_equal(a.X, b.X) and a.F == b.F
     problem = nonneg_pca(C)
-    L = float(np.linalg.eigvalsh(C).max())
     assert default_alpha(problem) == pytest.approx(1e-5 * L, rel=1e-10) and default_alpha(nonneg_pca(7.0 * C)) == \
         pytest.approx(7e-5 * L, rel=1e-10)
     a = obcd(problem, X0, max_iter=300, rng=0)

@@ -36,7 +36,7 @@ def test_follows_the_stated_update(h):
     problem = nonneg_pca(C) if isinstance(h, NonNeg) else sparse_pca(C, h)
     X0 = random_stiefel(N, R, rng=1)
     X, Y, mu = psm_transcribed(problem, X0, 25)
-    res = psm(problem, X0, max_iter=25, tol=0.0)
+    res = psm(problem, X0, max_iter=25, tol=0.0, theta=1e-3)  # the ICML theta (default 1e-3 L_f, issue 34)
     assert np.allclose(res.X, X, atol=1e-10) and np.allclose(res.info["raw"], Y, atol=1e-10)
     assert res.info["mu"] == pytest.approx(mu)
     # the history's mu column: halved every 10 iterations

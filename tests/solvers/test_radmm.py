@@ -51,7 +51,8 @@ def test_matches_the_reference_code_and_its_scaling(iterations):
     X0 = random_stiefel(N, R, rng=1)
     X, Y, Z = radmm_spca_transcribed(2 * C, lam, X0, iterations)
     for problem in (sparse_pca(C, L1(lam)), QuadraticProblem(-2 * C, h=L1(lam))):
-        res = radmm(problem, X0, max_iter=iterations, tol=0.0)
+        # The code's absolute rho, eta, gamma (the defaults are relative to L_f since issue 34)
+        res = radmm(problem, X0, max_iter=iterations, tol=0.0, rho=100.0, eta=1e-2, gamma=1e-6)
         assert np.allclose(res.X, X, atol=1e-9)
         assert np.allclose(res.info["raw"], Y, atol=1e-9)
         assert np.allclose(res.info["Z"], Z, atol=1e-9)

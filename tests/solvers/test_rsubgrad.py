@@ -36,7 +36,8 @@ def reference_loop(C, mu, X, iterations):
 def test_rsubgrad_is_the_reference_iteration():
     C = covariance(10, 30, 0)
     X0 = random_stiefel(30, 4, 1)
-    res = rsubgrad(sparse_pca(C, L1(0.8)), X0, max_iter=20)
+    # The code's absolute step 1 (the default is 1 / L_f since issue 34)
+    res = rsubgrad(sparse_pca(C, L1(0.8)), X0, max_iter=20, step0=1.0)
     X_ref, F_ref = reference_loop(C, 0.8, X0, 20)
     assert np.allclose(res.info["X_last"], X_ref, atol=1e-10)
     assert np.allclose(res.history["F"][1:], F_ref, atol=1e-10)
