@@ -37,6 +37,7 @@ import numpy as np
 
 from obcd_lite.penalties import L1, count_nonzeros
 from obcd_lite.problems import QuadraticProblem, sparse_pca
+from obcd_lite.results import problem_scale
 from obcd_lite.solvers import manpg, manpg_ada, rsubgrad
 from obcd_lite.stiefel import feasibility, random_stiefel
 from obcd_lite.threads import blas_threads_report
@@ -70,10 +71,13 @@ def run_instance(seed: int, n: int, r: int, mu: float, dense: bool) -> dict:
     rng = np.random.default_rng(seed)
     B = anchor_data(n, rng=rng)
     problem = sparse_pca(B.T @ B, L1(mu)) if dense else FactoredSPCA(B, L1(mu))
-    warm = rsubgrad(problem, random_stiefel(n, r, rng), max_iter=500, log_every=500)
+    # The reference codes' absolute settings (the library's defaults are relative to S = L_f since issue 34):
+    # RSubGrad's first step 1, ManPG's stop ||D||/t < sqrt(1e-8 n r), i.e. tol = sqrt(1e-8 n r) / S.
+    tol = np.sqrt(1e-8 * n * r) / problem_scale(problem)
+    warm = rsubgrad(problem, random_stiefel(n, r, rng), max_iter=500, log_every=500, step0=1.0)
     X0 = warm.info["X_last"]
-    res = manpg(problem, X0, max_iter=30_000, log_every=1000)
-    ada = manpg_ada(problem, X0, max_iter=30_000, log_every=1000, F_target=res.F)
+    res = manpg(problem, X0, max_iter=30_000, log_every=1000, tol=tol)
+    ada = manpg_ada(problem, X0, max_iter=30_000, log_every=1000, F_target=res.F, tol=tol)
     return {"F": res.F, "sparsity": 1.0 - count_nonzeros(res.X, 1e-5) / (n * r), "iterations": res.iterations,
             "seconds": res.seconds, "stop": res.stop_reason, "feas": feasibility(res.X),
             "opt_norm": res.info["opt_norm"], "backtracks": res.info["backtracks"],

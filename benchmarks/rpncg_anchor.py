@@ -46,6 +46,7 @@ from manpg_anchor import FactoredSPCA, anchor_data
 from obcd_lite.experiments.relatives import AGREEMENT_TOL, classify_limit, signed_permutation_distance
 from obcd_lite.penalties import L1, count_nonzeros
 from obcd_lite.problems import sparse_pca
+from obcd_lite.results import problem_scale
 from obcd_lite.solvers import manpg, manpg_ada, obcd, rsubgrad
 from obcd_lite.threads import one_blas_thread
 
@@ -101,12 +102,13 @@ def run_instance(n: int, r: int, mu: float, seed: int, obcd_seconds: float, cens
     problem = FactoredSPCA(A, L1(mu))
     dense = sparse_pca(A.T @ A, L1(mu))  # OBCD's compiled engine reads C (FactoredSPCA would run in Python)
     X0 = random_start(n, r, rng)
-    tol = 1e-8 * n * r
+    # The reference codes' stop ||D||^2/t^2 < 1e-8 n r in the library's relative form (issue 34: ||D||/(t S) < tol).
+    tol = np.sqrt(1e-8 * n * r) / problem_scale(problem)
     runs = {"manpg": manpg(problem, X0, max_iter=MAX_ITER, tol=tol, log_every=MAX_ITER),
             "manpg_ada": manpg_ada(problem, X0, max_iter=MAX_ITER, tol=tol, log_every=MAX_ITER),
             "obcd": obcd(dense, X0, time_limit=obcd_seconds, max_iter=10**9, rng=seed, log_every=10**7)}
     if census:
-        runs["rsubgrad"] = rsubgrad(problem, X0, max_iter=RSUBGRAD_ITER, log_every=RSUBGRAD_ITER)
+        runs["rsubgrad"] = rsubgrad(problem, X0, max_iter=RSUBGRAD_ITER, log_every=RSUBGRAD_ITER, step0=1.0)
         runs["manpg+obcd"] = obcd(dense, runs["manpg"].X, time_limit=obcd_seconds, max_iter=10**9, rng=seed,
                                   log_every=10**7)
     rows = []

@@ -224,6 +224,29 @@ def polar(M: np.ndarray) -> np.ndarray:
     return U @ Vt
 
 
+def nearest_rotation(M: np.ndarray) -> np.ndarray:
+    """The nearest rotation to a square ``M``: U diag(1, ..., 1, det(U V^T)) V^T of its SVD, the projection
+    onto SO(n) (the polar factor U V^T is the projection onto O(n) and may be a reflection).
+
+    Parameters
+    ----------
+    M : array_like
+        (n, n).
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, n), orthogonal with determinant +1.
+    """
+    M = as_matrix(M, "M")
+    if M.shape[0] != M.shape[1]:
+        raise ValueError(f"nearest_rotation needs a square M, got shape {M.shape}")
+    U, _, Vt = np.linalg.svd(M)
+    if np.linalg.det(U) * np.linalg.det(Vt) < 0:
+        U[:, -1] = -U[:, -1]  # the smallest singular value's pair: the cheapest sign to give up
+    return U @ Vt
+
+
 def _check_sizes(n: int, r: int) -> tuple[int, int]:
     if int(n) != n or int(r) != r or n < 1 or r < 1:
         raise ValueError(f"n and r must be positive integers, got n = {n!r}, r = {r!r}")

@@ -250,3 +250,19 @@ def test_autograd_on_the_sphere_and_on_so_n():
     problem = from_pymanopt(pymanopt.Problem(so, pymanopt.function.autograd(so)(lambda X: -anp.sum(T * X))))
     result = obcd(problem, np.eye(3), rng=0, max_iter=2000)
     assert abs(np.linalg.det(result.X) - 1.0) < 1e-9 and abs(result.F + 1.0) < 1e-6
+
+
+@pytest.mark.parametrize("name", sorted(SOLVERS))
+def test_every_solver_stays_in_special_orthogonal_group(name):
+    """From a start in SO(5), every solver that runs on a rotations_only problem returns a point of SO(5) (f's
+    minimum over O(5) is a reflection, so a solver that lets reflections in is caught), or declines by name."""
+    n = 5
+    problem = from_pymanopt(procrustes_to_a_reflection(n)[0], L=1.0)
+    X0 = random_stiefel(n, n, rng=3)
+    X0[:, 0] *= np.sign(np.linalg.det(X0))
+    try:
+        result = SOLVERS[name](problem, X0, rng=0, max_iter=300)
+    except (ValueError, TypeError, NotImplementedError) as error:  # declined (e.g. SOC, obcd_step): by name
+        assert str(error), name
+        return
+    assert np.linalg.det(result.X) > 0.999999, (name, np.linalg.det(result.X), result.F)

@@ -48,7 +48,7 @@ import numpy as np
 
 from ..threads import one_blas_thread
 from ..results import Recorder, Result, Step, check_budget, problem_scale
-from ..stiefel import polar
+from ..stiefel import nearest_rotation, polar
 from ..validation import as_rng, check_nonnegative
 from .infeasible import (HISTORY_COLUMNS, check_prox_penalty, check_start, infeasible_info, log_columns,
                          progress_score)
@@ -111,6 +111,8 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{name} must be a positive integer, got {name} = {value!r}")
     h = problem.h
+    # On SO(n) (rotations_only) the X-step projects onto SO(n): the polar factor may be a reflection.
+    project = nearest_rotation if getattr(problem, "rotations_only", False) else polar
 
     Y = h.prox(X, mu)
     G = problem.grad(X)
@@ -125,7 +127,7 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     it = 0
     for it in range(1, max_iter + 1):
         step = 1.0 / (1.0 / mu + lipschitz + theta)
-        X = polar(X - step * (G + (X - Y) / mu))
+        X = project(X - step * (G + (X - Y) / mu))
         Y = h.prox(X, mu)
         # f(X) from the gradient the next X-step needs anyway: F costs O(nr) + h(X) per iteration.
         G = problem.grad(X)
