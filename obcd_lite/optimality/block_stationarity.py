@@ -13,6 +13,9 @@ uniformly with ``rng`` (Remark after Theorem 3.8: "BS_k in expectation"); the re
 the fraction of the sample that fails and the largest gap seen, which certify "not BS_k" when a
 block fails but only estimate "BS_k" when none does.
 
+A block fails when its gap exceeds tol (|F(X)| + S), S the problem's scale L_f + ||L||_F + lam
+(:func:`~obcd_lite.optimality.criticality.problem_scale`): the verdict is the same for s F as for F.
+
 Theorem 3.8(a) (BS_2 => critical) does not hold for every h: it holds for h = 0 and X >= 0, and
 fails for l1 and l0 (see :mod:`obcd_lite.optimality.hierarchy` and notebook 05 for the witnesses).
 """
@@ -29,6 +32,7 @@ from ..rounding import TIE_TOL, first_maximizer
 from ..subproblem import MAJORIZER_Q, block_data, majorizer_value, solve_2x2_unchecked, solve_kxk
 from ..subproblem.global_3x3 import solve_3x3
 from ..validation import UnsupportedProblemError, as_matrix, as_rng, check_nonnegative, check_problem, check_stiefel
+from .criticality import problem_scale
 
 
 class BlockReport(NamedTuple):
@@ -37,7 +41,8 @@ class BlockReport(NamedTuple):
     Attributes
     ----------
     k, alpha, Q, tol
-        The block size, the proximal parameter, the Q choice and the absolute tolerance used.
+        The block size, the proximal parameter, the Q choice and the absolute tolerance used
+        (the relative tol times |F(X)| + S, S = ``problem_scale``).
     gaps : dict
         {B: K(I; X, B) - min_V K(V; X, B)}.
     minimizers : dict
@@ -147,7 +152,8 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
     Q : str, default "exact"
         "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's varsigma) or "lipschitz" (varsigma = L_f).
     tol : float, default 1e-10
-        A block fails when its gap exceeds tol (1 + |F(X)|).
+        A block fails when its gap exceeds tol (|F(X)| + S), S = L_f + ||L||_F + lam
+        (:func:`~obcd_lite.optimality.criticality.problem_scale`): scale-invariant.
     sample : int, optional
         Test this many blocks drawn uniformly (:func:`sample_blocks`); None tests all C(n, k).
     rng : int or numpy.random.Generator, optional
@@ -164,7 +170,7 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
     h = problem.h
     G = problem.grad(X)
     gaps, minimizers = {}, {}
-    scale = 1.0 + abs(problem.F(X))
+    scale = abs(problem.F(X)) + problem_scale(problem, G)  # scales with F: the same verdict for s F
     abs_tol = tol * scale
     for B in blocks:
         Qt, P, Z = block_data(problem, X, G, list(B), alpha, Q)
@@ -213,7 +219,7 @@ def block_gaps(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact",
 
 def is_block_stationary(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact",
                         tol: float = 1e-10, sample: int | None = None, rng=None) -> bool:
-    """Whether X is a BS_k point: every block gap <= tol (1 + |F(X)|) (Definition 3.6).
+    """Whether X is a BS_k point: every block gap <= tol (|F(X)| + S) (Definition 3.6; S as in :func:`block_report`).
 
     Parameters
     ----------
@@ -233,7 +239,7 @@ def eps_bs_measure(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exa
     """The measure of Definition 4.1: (1/C(n, k)) sum_B dist(I_k, argmin_V K(V; X, B))^2.
 
     X is an eps-BS_k point when this is <= eps. For each block the distance is 0 when I attains
-    the minimum (gap <= tol (1 + |F|)) and ||V* - I||_F^2 for the global minimizer V* the solver
+    the minimum (gap <= tol (|F| + S), as in :func:`block_report`) and ||V* - I||_F^2 for the global minimizer V* the solver
     returns otherwise (exact when the minimizer is unique, an upper bound on a tie). With
     ``sample`` the mean runs over the sampled blocks (an unbiased estimate).
 

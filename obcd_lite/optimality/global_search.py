@@ -404,7 +404,7 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
     # Ky Fan's bound, lowered by a rounding margin so that it stays a bound as computed
     f_floor = _ky_fan_floor(problem, r)
     if f_floor is not None:
-        f_floor -= 1e-12 * (1.0 + abs(f_floor) + float(np.abs(problem.C).sum()))
+        f_floor -= 1e-12 * (abs(f_floor) + abs(problem.const) + float(np.abs(problem.C).sum()))  # relative: scale-free
     bounded, dropped_min, open_min = 0, np.inf, np.inf
     while len(centers):
         pieces = [_bounds(problem, centers[i:i + chunk], half[i:i + chunk], box_sign[i:i + chunk], n, r, curvature,

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.linalg import expm
 
-from obcd_lite import L1, classify, obcd, procrustes, random_stiefel, randn_covariance, sparse_pca
+from obcd_lite import L1, QuadraticProblem, classify, obcd, procrustes, random_stiefel, randn_covariance, sparse_pca
 from obcd_lite.optimality import block_report, global_minimum
 from obcd_lite.subproblem import block_data, majorizer_value, solve_2x2_full
 from obcd_lite.teaching.critical_points import critical_points_2x2
@@ -167,3 +167,49 @@ def test_within_the_gap_but_not_critical_is_eps_global_only():
                 assert "eps-global" in c.summary()
                 seen += 1
     assert seen == 12
+
+
+def _scaled(problem, s):
+    """s F: C, L, const and the penalty's lam times s."""
+    h = type(problem.h)(s * problem.h.lam) if hasattr(problem.h, "lam") else problem.h
+    return QuadraticProblem(s * problem.C, L=None if problem.L is None else s * problem.L, h=h, const=s * problem.const)
+
+
+@pytest.mark.parametrize("penalty", ["zero", "l1", "procrustes"])
+def test_verdicts_are_scale_invariant(penalty):
+    """Issue 34: every tolerance is relative to the problem's scale, so s F gets the verdicts of F for s from
+    1e-20 to 1e20 (an absolute gap_tol made every point of 1e-20 C "global"), at a random point, a saddle,
+    an OBCD limit and the certified global minimizer; the absolute tolerances used scale with s."""
+    if penalty == "procrustes":
+        problem = procrustes(np.random.default_rng(3).standard_normal((3, 2)), L1(0.2))
+    else:
+        problem = sparse_pca(randn_covariance(8, 3, rng=1), L1(0.05) if penalty == "l1" else None)
+    n, r = 3, 2 if penalty == "procrustes" else 1
+    best = global_minimum(problem, r=r, rng=0)
+    _, U = np.linalg.eigh(problem.C)
+    points = {"random": random_stiefel(n, r, rng=0), "saddle": U[:, 1:1 + r],
+              "limit": obcd(problem, random_stiefel(n, r, rng=1), max_iter=300).X, "global": best.X}
+    seen = set()
+    for name, X in points.items():
+        reference = classify(problem, X)
+        seen.update(reference.levels.values())
+        for s in (1e-20, 1e-10, 1e10, 1e20):
+            c = classify(_scaled(problem, s), X)
+            assert c.levels == reference.levels, (name, s)
+            assert c.tolerances["gap"] == pytest.approx(s * reference.tolerances["gap"], rel=1e-9)
+            assert c.tolerances["alpha"] == pytest.approx(s * reference.tolerances["alpha"], rel=1e-9)
+    assert {True, False} <= seen  # the instances are not all trivially one verdict
+    assert classify(problem, best.X).is_global
+
+
+def test_the_tolerances_are_stated():
+    problem, U = pca()
+    c = classify(problem, U[:, :1])
+    t = c.tolerances
+    assert set(t) == {"scale", "critical", "block", "value", "gap", "alpha"}
+    G = problem.grad(U[:, :1])
+    assert t["scale"] == pytest.approx(np.abs(np.linalg.eigvalsh(problem.C)).max())  # L_f = ||C||_2
+    assert t["gap"] == pytest.approx(1e-3 * t["scale"])
+    assert t["critical"] == pytest.approx(1e-6 * (t["scale"] + np.linalg.norm(G)))
+    assert "tolerances (relative to the scale S" in c.summary() and "tolerances=" in repr(c)
+    assert c.blocks[2].tol == pytest.approx(t["block"])
