@@ -8,7 +8,10 @@ branch and bound over O(3) of :func:`~obcd_lite.subproblem.global_3x3.solve_3x3`
 K(I; X, B) - min_V K(V; X, B) >= 0. Q = "lipschitz" is eq. (10) with the block-independent
 varsigma = L_f, under which Theorem 3.8(c) holds (with Lemma C.2's block-dependent varsigma it fails).
 
-All C(n, k) blocks are tested by default. For large n, ``sample=m`` draws m distinct blocks
+All C(n, k) blocks are tested by default, within a budget (:data:`BLOCK_BUDGET`, in units of one k = 2
+block; :func:`block_cost`): a test that would exceed it is refused before any work with a
+:class:`BlockBudgetError` that states the count and the cost (C(30, 15) = 1.6e8 blocks would otherwise
+run for hours and hold every block in memory). For large n, ``sample=m`` draws m distinct blocks
 uniformly with ``rng`` (Remark after Theorem 3.8: "BS_k in expectation"); the report then gives
 the fraction of the sample that fails and the largest gap seen, which certify "not BS_k" when a
 block fails but only estimate "BS_k" when none does.
@@ -33,6 +36,91 @@ from ..subproblem import MAJORIZER_Q, block_data, majorizer_value, solve_2x2_unc
 from ..subproblem.global_3x3 import solve_3x3
 from ..validation import UnsupportedProblemError, as_matrix, as_rng, check_nonnegative, check_problem, check_stiefel
 from .criticality import problem_scale
+
+
+#: The most work one BS_k test (or one ``classify`` over all its ks) may do unasked, in units of one k = 2
+#: block (the breakpoint search: 50-110 us measured at n = 30 on a 2-core machine under a load of 9, so
+#: the budget is about 5-10 s there); pass ``max_cost`` to allow more, or ``sample`` to test fewer blocks.
+BLOCK_BUDGET = 100_000
+#: The cost of one block in units of a k = 2 block, measured with the k = 2 block at n = 30: a k > 2 block
+#: with a scalar Q (one k x k SVD, Lemma 2.3(b)) about 5; a k = 3 block with the exact Q (the certified
+#: branch and bound over O(3)) about 2,500 (0.27 s).
+BLOCK_UNITS = {"svd": 5, "o3": 2_500}
+
+
+class BlockBudgetError(ValueError):
+    """A BS_k test that would examine more blocks than its budget allows (refused before any work).
+
+    Attributes
+    ----------
+    count : int
+        The blocks it would examine.
+    cost : int
+        Their cost in units of one k = 2 block (:func:`block_cost`).
+    budget : int
+        The budget it exceeds.
+    """
+
+    def __init__(self, message: str, count: int, cost: int, budget: int):
+        super().__init__(message)
+        self.count, self.cost, self.budget = count, cost, budget
+
+
+def block_cost(n: int, k: int, Q: str = "exact", sample: int | None = None) -> tuple[int, int]:
+    """How many blocks a BS_k test examines and what they cost, in units of one k = 2 block.
+
+    Parameters
+    ----------
+    n, k : int
+        The number of rows and the block size.
+    Q : str, default "exact"
+        The Q choice (k = 3 with "exact" is a branch and bound over O(3): :data:`BLOCK_UNITS`).
+    sample : int or None
+        The sample size (None: all C(n, k) blocks).
+
+    Returns
+    -------
+    tuple of int
+        ``(count, cost)``: min(sample, C(n, k)) blocks and their cost.
+    """
+    total = math.comb(n, k)
+    count = total if sample is None else min(int(sample), total)
+    unit = 1 if k == 2 else BLOCK_UNITS["o3" if Q == "exact" else "svd"]
+    return count, count * unit
+
+
+def check_block_budget(n: int, ks, Q: str, sample: int | None, max_cost) -> int:
+    """Raise :class:`BlockBudgetError` when testing the block sizes ``ks`` would cost more than ``max_cost``.
+
+    Parameters
+    ----------
+    n : int
+        The number of rows.
+    ks : iterable of int
+        The block sizes (validated already).
+    Q : str
+        The Q choice.
+    sample : int or None
+        The sample size per k.
+    max_cost : int
+        The budget in units of one k = 2 block (a positive integer).
+
+    Returns
+    -------
+    int
+        The total cost, when within the budget.
+    """
+    if isinstance(max_cost, bool) or not isinstance(max_cost, (int, np.integer)) or max_cost < 1:
+        raise ValueError(f"max_cost must be a positive integer (units of one k = 2 block), got max_cost = {max_cost!r}")
+    costs = {k: block_cost(n, k, Q, sample) for k in ks}
+    count, cost = sum(c for c, _ in costs.values()), sum(u for _, u in costs.values())
+    if cost > max_cost:
+        parts = ", ".join(f"k = {k}: {c:,} blocks" for k, (c, _) in costs.items())
+        raise BlockBudgetError(
+            f"testing {count:,} blocks ({parts}; n = {n}, Q = {Q!r}) would cost {cost:,} units of one k = 2 block "
+            f"(about {cost * 1e-4:.3g} s at 0.1 ms per unit), over the budget max_cost = {max_cost:,}: test fewer "
+            f"block sizes (ks), a sample of blocks (sample=m), or raise max_cost", count, cost, int(max_cost))
+    return cost
 
 
 class BlockReport(NamedTuple):
@@ -103,6 +191,13 @@ def _check_block_args(problem, X, k, alpha, Q):
     return X, int(k), alpha
 
 
+def _check_sample(sample):
+    if sample is not None and (isinstance(sample, (bool, np.bool_)) or not isinstance(sample, (int, np.integer))
+                               or sample < 1):
+        raise ValueError(f"sample must be a positive integer or None, got sample = {sample!r}")
+    return sample
+
+
 def sample_blocks(n: int, k: int, sample: int | None, rng=None) -> tuple[list[tuple], bool]:
     """The working sets to test: all C(n, k), or ``sample`` distinct ones drawn uniformly.
 
@@ -121,10 +216,9 @@ def sample_blocks(n: int, k: int, sample: int | None, rng=None) -> tuple[list[tu
         ``(blocks, sampled)``: a list of sorted index tuples and whether it is a sample.
     """
     total = math.comb(n, k)
+    sample = _check_sample(sample)
     if sample is None or sample >= total:
         return list(itertools.combinations(range(n), k)), False
-    if isinstance(sample, bool) or not isinstance(sample, (int, np.integer)) or sample < 1:
-        raise ValueError(f"sample must be a positive integer or None, got sample = {sample!r}")
     rng = as_rng(rng)
     if 2 * sample >= total:  # dense: pick among all
         every = list(itertools.combinations(range(n), k))
@@ -136,7 +230,7 @@ def sample_blocks(n: int, k: int, sample: int | None, rng=None) -> tuple[list[tu
 
 
 def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact", tol: float = 1e-10,
-                 sample: int | None = None, rng=None) -> BlockReport:
+                 sample: int | None = None, rng=None, max_cost: int = BLOCK_BUDGET) -> BlockReport:
     """Test X for BS_k (Definition 3.6): solve every (or a sample of the) block subproblem(s) globally.
 
     Parameters
@@ -158,14 +252,23 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
         Test this many blocks drawn uniformly (:func:`sample_blocks`); None tests all C(n, k).
     rng : int or numpy.random.Generator, optional
         The draw of the sample.
+    max_cost : int, default BLOCK_BUDGET
+        The budget in units of one k = 2 block (:func:`block_cost`: C(n, k) blocks, or ``sample``, times
+        1 for k = 2, 5 for a k > 2 SVD, 2,500 for the O(3) branch and bound).
 
     Returns
     -------
     BlockReport
         The gaps, the minimizers and the verdict.
+
+    Raises
+    ------
+    BlockBudgetError
+        Before any work, when the blocks would cost more than ``max_cost``.
     """
     X, k, alpha = _check_block_args(problem, X, k, alpha, Q)
     tol = check_nonnegative(tol, "tol")
+    check_block_budget(X.shape[0], (k,), Q, _check_sample(sample), max_cost)
     blocks, sampled = sample_blocks(X.shape[0], k, sample, rng)
     h = problem.h
     G = problem.grad(X)

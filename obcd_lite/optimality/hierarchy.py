@@ -30,7 +30,7 @@ import numpy as np
 from ..protocol import is_quadratic
 from ..rounding import equals, fmt, snap_point
 from ..validation import as_matrix, check_nonnegative, check_stiefel
-from .block_stationarity import block_report
+from .block_stationarity import BLOCK_BUDGET, block_report, check_block_budget
 from .criticality import Residual, critical_tolerance, problem_scale, residual_details
 from .global_search import MAX_N, GlobalMinimum, global_minimum
 
@@ -95,6 +95,11 @@ class Classification:
     global_note: str = ""
     tolerances: dict = field(default_factory=dict)
 
+    @property
+    def blocks_examined(self) -> int:
+        """How many block subproblems the BS_k tests solved (over every k tested)."""
+        return sum(len(rep.gaps) for rep in self.blocks.values())
+
     def summary(self) -> str:
         """A text report of every certificate, the same on every CPU.
 
@@ -131,11 +136,19 @@ class Classification:
         return "\n".join(lines)
 
 
-def classify(problem, X, *, alpha: float | None = None, Q: str | None = None, ks=None, global_search: bool = True,
+def classify(problem, X, *, alpha: float | None = None, Q: str | None = None, ks=(2,), global_search: bool = True,
              global_min: GlobalMinimum | None = None, tol: float = 1e-6, block_tol: float = 1e-13,
-             gap_tol: float = 1e-3,
-             sample: int | None = None, rng=None, zero_tol: float | None = None) -> Classification:
+             gap_tol: float = 1e-3, sample: int | None = None, rng=None, zero_tol: float | None = None,
+             max_cost: int = BLOCK_BUDGET) -> Classification:
     """The levels X attains: critical, BS_2, BS_3, ..., global, each with its certificate.
+
+    Cost: the residual is one bounded least squares over nr unknowns; BS_k solves C(n, k) block
+    subproblems per k in ``ks`` (the default ks = (2,): n(n - 1)/2 breakpoint searches, 435 at n = 30);
+    the global level runs :func:`global_minimum` for n <= 5 (seconds; its reach is in
+    docs/global_search.md). Testing every k = 2..n would be 2^n - n - 1 blocks (10^9 at n = 30), so the
+    block tests together may cost at most ``max_cost`` units of one k = 2 block; more is refused before
+    any work with a :class:`~obcd_lite.optimality.block_stationarity.BlockBudgetError` stating the count
+    and the cost (pass ``sample`` to test a uniform sample of blocks instead).
 
     Parameters
     ----------
@@ -151,8 +164,9 @@ def classify(problem, X, *, alpha: float | None = None, Q: str | None = None, ks
         ``tolerances["alpha"]`` and in each ``BlockReport``.
     Q : "exact", "scalar" or "lipschitz" (varsigma = L_f); None takes "scalar" for h = 0 (so every k can be
         tested, Lemma 2.3(b)) and "exact" otherwise (k = 2 only: the breakpoint search).
-    ks : block sizes to test; default (2,) for h != 0 or Q = "exact", 2..n for h = 0 with a scalar Q
-        (with Q = "exact" and h = 0, ks = (2, 3) also works: a branch and bound over O(3)).
+    ks : the block sizes to test, distinct integers 2 <= k <= n; default (2,). k > 2 needs h = 0: with a
+        scalar Q any k (one SVD per block, Lemma 2.3(b)), e.g. ``ks=range(2, n + 1)`` for the whole chain
+        on a small n; with Q = "exact" k = 3 (a branch and bound over O(3), r >= 2).
     global_search : run :func:`global_minimum` (n <= 5 only) unless ``global_min`` is given.
     global_min : a :class:`GlobalMinimum` already computed for this problem (reused, not recomputed).
     tol : criticality tolerance: the residual must be <= tol (S + ||grad f(X)||_F), S = L_f + ||L||_F + lam
@@ -165,7 +179,10 @@ def classify(problem, X, *, alpha: float | None = None, Q: str | None = None, ks
         points (the witnesses) have gaps at rounding level, ~1e-15.
     gap_tol : the gap the global search certifies, relative: gap_tol S (absolute) is passed to
         :func:`global_minimum` and X is within the gap when F(X) <= its lower bound + gap_tol S.
-    sample, rng : test a uniform sample of blocks (large n).
+    sample, rng : test a uniform sample of ``sample`` blocks per k (large n).
+    max_cost : the budget of the block tests in units of one k = 2 block (default
+        :data:`~obcd_lite.optimality.block_stationarity.BLOCK_BUDGET` = 100,000, about 5-10 s measured;
+        a k > 2 SVD block counts 5, an O(3) branch-and-bound block 2,500).
     zero_tol : which entries are zeros; they are set to 0 before every test. None (default): the
         package's rounding rule (``rounding.zero_mask``, |X_ij| <= 32 eps ||X[:, j]||); 0: exact zeros
         only (X judged as given); a positive number: |X_ij| <= zero_tol (a proximal method leaves zeros
@@ -185,8 +202,8 @@ def classify(problem, X, *, alpha: float | None = None, Q: str | None = None, ks
     h = problem.h
     if Q is None:
         Q = "scalar" if h.is_zero or not is_quadratic(problem) else "exact"
-    if ks is None:
-        ks = tuple(range(2, n + 1)) if (h.is_zero and Q != "exact") else (2,)
+    ks = _check_ks(ks, n)
+    check_block_budget(n, ks, Q, sample, max_cost)  # refused before any work
     residual = residual_details(problem, X, zero_tol=0)  # X is snapped already
     F = float(problem.F(X))
     # every tolerance scales with F (s F: residuals, gaps and S times s), so the verdicts are scale-free
@@ -223,6 +240,21 @@ def classify(problem, X, *, alpha: float | None = None, Q: str | None = None, ks
     nested = all(levels[name] for name in names[:names.index(strongest)]) if attained else True
     return Classification(F, residual, critical, blocks, bs, global_min, within_gap, is_global, eps_global, levels,
                           strongest, nested, global_note, tolerances)
+
+
+def _check_ks(ks, n: int) -> tuple:
+    """``ks`` as a tuple of distinct ints in [2, n], or a TypeError/ValueError naming the bad value."""
+    if isinstance(ks, (str, bytes)) or not hasattr(ks, "__iter__"):
+        raise TypeError(f"ks must be a sequence of block sizes (e.g. ks=(2,) or ks=range(2, n + 1)), got ks = {ks!r}")
+    ks = tuple(ks)
+    if not ks:
+        raise ValueError("ks must name at least one block size, got ks = ()")
+    for k in ks:
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or not 2 <= k <= n:
+            raise ValueError(f"ks must hold integers k with 2 <= k <= n = {n}, got k = {k!r} in ks = {ks!r}")
+    if len(set(ks)) != len(ks):
+        raise ValueError(f"ks must not repeat a block size, got ks = {ks!r}")
+    return tuple(int(k) for k in ks)
 
 
 def global_level_note(problem, n: int) -> str:
