@@ -32,9 +32,11 @@ import numpy as np
 
 from ..protocol import is_quadratic
 from ..rounding import TIE_TOL, first_maximizer
-from ..subproblem import MAJORIZER_Q, block_data, majorizer_value, solve_2x2_unchecked, solve_kxk
+from ..subproblem import MAJORIZER_Q, block_data, solve_2x2_unchecked, solve_kxk
+from ..subproblem.majorizer import majorizer_value_unchecked as majorizer_value  # block_data's own output
 from ..subproblem.global_3x3 import solve_3x3
-from ..validation import UnsupportedProblemError, as_matrix, as_rng, check_nonnegative, check_problem, check_stiefel
+from ..validation import (UnsupportedProblemError, as_matrix, as_rng, check_count, check_nonnegative, check_problem,
+                          check_stiefel)
 from .criticality import problem_scale
 
 
@@ -110,8 +112,8 @@ def check_block_budget(n: int, ks, Q: str, sample: int | None, max_cost) -> int:
     int
         The total cost, when within the budget.
     """
-    if isinstance(max_cost, bool) or not isinstance(max_cost, (int, np.integer)) or max_cost < 1:
-        raise ValueError(f"max_cost must be a positive integer (units of one k = 2 block), got max_cost = {max_cost!r}")
+    max_cost = check_count(max_cost, "max_cost")  # in units of one k = 2 block
+    sample = check_count(sample, "sample", allow_none=True)
     costs = {k: block_cost(n, k, Q, sample) for k in ks}
     count, cost = sum(c for c, _ in costs.values()), sum(u for _, u in costs.values())
     if cost > max_cost:
@@ -191,13 +193,6 @@ def _check_block_args(problem, X, k, alpha, Q):
     return X, int(k), alpha
 
 
-def _check_sample(sample):
-    if sample is not None and (isinstance(sample, (bool, np.bool_)) or not isinstance(sample, (int, np.integer))
-                               or sample < 1):
-        raise ValueError(f"sample must be a positive integer or None, got sample = {sample!r}")
-    return sample
-
-
 def sample_blocks(n: int, k: int, sample: int | None, rng=None) -> tuple[list[tuple], bool]:
     """The working sets to test: all C(n, k), or ``sample`` distinct ones drawn uniformly.
 
@@ -216,7 +211,7 @@ def sample_blocks(n: int, k: int, sample: int | None, rng=None) -> tuple[list[tu
         ``(blocks, sampled)``: a list of sorted index tuples and whether it is a sample.
     """
     total = math.comb(n, k)
-    sample = _check_sample(sample)
+    sample = check_count(sample, "sample", allow_none=True)
     if sample is None or sample >= total:
         return list(itertools.combinations(range(n), k)), False
     rng = as_rng(rng)
@@ -268,7 +263,7 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
     """
     X, k, alpha = _check_block_args(problem, X, k, alpha, Q)
     tol = check_nonnegative(tol, "tol")
-    check_block_budget(X.shape[0], (k,), Q, _check_sample(sample), max_cost)
+    check_block_budget(X.shape[0], (k,), Q, sample, max_cost)
     blocks, sampled = sample_blocks(X.shape[0], k, sample, rng)
     h = problem.h
     G = problem.grad(X)

@@ -142,6 +142,40 @@ def majorizer_value(Qt: np.ndarray, P: np.ndarray, V: np.ndarray, VZ: np.ndarray
     -------
     float
         The value.
+
+    Raises
+    ------
+    TypeError
+        For an h that is not a Penalty, or non-real arrays.
+    ValueError
+        Naming the array: V not square (k x k), Qt not k^2 x k^2, P not k x k, VZ without k rows, or a
+        non-finite entry.
+    """
+    from ..penalties import Penalty  # local: the checks stay inside this function
+
+    V = as_matrix(V, "V")
+    k = V.shape[0]
+    V = as_matrix(V, "V", (k, k))
+    Qt = as_matrix(Qt, "Qt", (k * k, k * k))
+    P = as_matrix(P, "P", (k, k))
+    VZ = as_matrix(VZ, "VZ", (k, None))
+    if not isinstance(h, Penalty):
+        raise TypeError(f"h must be a Penalty, got h = {h!r}")
+    return majorizer_value_unchecked(Qt, P, V, VZ, h)
+
+
+def majorizer_value_unchecked(Qt: np.ndarray, P: np.ndarray, V: np.ndarray, VZ: np.ndarray, h) -> float:
+    """:func:`majorizer_value` without its checks, for loops over blocks whose data :func:`block_data` made.
+
+    Parameters
+    ----------
+    Qt, P, V, VZ, h
+        As for :func:`majorizer_value`, already of matching shapes and finite.
+
+    Returns
+    -------
+    float
+        The value.
     """
     v = V.T.reshape(-1)  # vec stacks columns
     return float(0.5 * v @ Qt @ v + np.vdot(V, P) + h(VZ))

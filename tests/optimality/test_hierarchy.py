@@ -252,8 +252,9 @@ def test_ks_is_validated(ks, error, message):
         classify(problem, U[:, :1], ks=ks, global_search=False)
 
 
-@pytest.mark.parametrize("max_cost", [0, -1, 1.5, True, "many"])
-def test_max_cost_is_validated(max_cost):
+@pytest.mark.parametrize("max_cost, error", [(0, ValueError), (-1, ValueError), (1.5, ValueError), (True, ValueError),
+                                             ("many", TypeError)])
+def test_max_cost_is_validated(max_cost, error):
     problem, U = pca()
-    with pytest.raises(ValueError, match="max_cost must be a positive integer"):
+    with pytest.raises(error, match=f"max_cost must be a positive integer, got max_cost = {max_cost!r}"):
         classify(problem, U[:, :1], max_cost=max_cost, global_search=False)
