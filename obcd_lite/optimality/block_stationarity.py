@@ -53,6 +53,13 @@ BLOCK_UNITS = {"svd": 5, "o3": 2_500}
 class BlockBudgetError(ValueError):
     """A BS_k test that would examine more blocks than its budget allows (refused before any work).
 
+    Parameters
+    ----------
+    message : str
+        What was refused and how to proceed.
+    count, cost, budget : int
+        As the attributes.
+
     Attributes
     ----------
     count : int

@@ -141,7 +141,7 @@ def majorizer_value(Qt: np.ndarray, P: np.ndarray, V: np.ndarray, VZ: np.ndarray
     Returns
     -------
     float
-        The value.
+        K(V; X, B) less its constant.
 
     Raises
     ------
