@@ -106,7 +106,7 @@ def test_spiked_sizes_are_named(option, value, error):
     ("V", ValueError, r"V must have shape \(2, 2\), got \(2, 3\)"),
     ("V nan", ValueError, r"V has a non-finite entry nan at index \(0, 1\)"),
     ("VZ", ValueError, r"VZ must have shape \(2, None\), got \(3, 3\)"),
-    ("h", TypeError, r"h must be a Penalty, got h = 0.1"),
+    ("h", TypeError, r"h must be a Penalty \(callable on V Z\), got h = 0.1"),
     ("complex", TypeError, r"P must be a real matrix, got a complex array"),
 ])
 def test_majorizer_value_is_validated(case, error, message):
