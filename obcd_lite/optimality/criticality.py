@@ -64,12 +64,12 @@ class Residual(NamedTuple):
 def problem_scale(problem, G: np.ndarray | None = None) -> float:
     """The size of F's data, homogeneous of degree 1: s F (C, L, const and lam times s) has s times it.
 
-    S = L_f + ||L||_F + lam, with L_f = ``problem.lipschitz()`` when it is a bound (``lipschitz_is_bound``:
-    ||C||_2 ||D||_2 for a quadratic f; an estimate is left out, since a solver may raise it and the verdicts
-    would then depend on the runs before), ||L||_F the linear term of a quadratic f and lam the penalty's
-    weight (0 for Zero, X >= 0 or a penalty without one). It does not depend on the point, so the global
-    level's tolerance is the same for every X. When it is 0 (a constant quadratic f, or an f without a
-    Lipschitz bound, with h = 0 or X >= 0) it falls back to ||G||_F, G = grad f(X) if given. The
+    S = L_f + ||L||_F + lam, with L_f = ``problem.lipschitz()`` (||C||_2 ||D||_2 for a quadratic f; for
+    another f its bound, or its current estimate: the same point then gets the same verdicts whether L is
+    proven or estimated, unless a solver has raised the estimate since), ||L||_F the linear term of a
+    quadratic f and lam the penalty's weight (0 for Zero, X >= 0 or a penalty without one). It does not
+    depend on the point, so the global level's tolerance is the same for every X. When it is 0 (a
+    constant quadratic f with h = 0 or X >= 0) it falls back to ||G||_F, G = grad f(X) if given. The
     hierarchy's tolerances multiply it: a residual is compared with tol (S + ||grad f(X)||_F), a gap with
     tol (|F| + S), F against a certified bound with gap_tol S.
 
@@ -85,7 +85,7 @@ def problem_scale(problem, G: np.ndarray | None = None) -> float:
     float
         S >= 0 (0 only when F's data and G are 0: every residual and gap is then exactly 0).
     """
-    scale = float(problem.lipschitz()) if getattr(problem, "lipschitz_is_bound", False) else 0.0
+    scale = float(problem.lipschitz())
     L = getattr(problem, "L", None)
     if isinstance(L, np.ndarray):
         scale += float(np.linalg.norm(L))
