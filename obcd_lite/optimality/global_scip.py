@@ -46,6 +46,7 @@ which side of the tolerance a comparison fell.
 """
 from __future__ import annotations
 
+import copy
 import math
 from typing import NamedTuple
 
@@ -154,10 +155,9 @@ def scip_scaled(problem):
     if problem.L is not None:
         sigma += float(np.linalg.norm(problem.L))
     sigma = sigma if sigma > 0.0 else 1.0
-    if isinstance(h, CappedL1):
-        h = CappedL1(lam / sigma, h.tau)
-    elif isinstance(h, (L1, L0)):
-        h = type(h)(lam / sigma)
+    if hasattr(h, "lam"):  # the same penalty (its tau and the rest kept) with its weight lam / sigma
+        h = copy.copy(h)
+        h.lam = lam / sigma
     L = None if problem.L is None else problem.L / sigma
     return QuadraticProblem(problem.C / sigma, None, L, h), sigma
 
