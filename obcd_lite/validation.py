@@ -286,3 +286,43 @@ def check_nonnegative(value: float, name: str, strict: bool = False) -> float:
         rel = "> 0" if strict else ">= 0"
         raise ValueError(f"{name} must be finite and {rel}, got {name} = {value!r}")
     return v
+
+
+def check_count(value, name: str, minimum: int = 1, *, allow_none: bool = False) -> int | None:
+    """Return ``value`` as an int >= ``minimum`` (a size, a budget, a number of starts), or raise naming it.
+
+    Only integers count (Python or NumPy, not bool: ``True`` is not one start, and 2.5 or NaN rows have no
+    meaning); the message names the argument and the value.
+
+    Parameters
+    ----------
+    value : int
+        The number.
+    name : str
+        Its name in the error message.
+    minimum : int, default 1
+        The least value allowed.
+    allow_none : bool, default False
+        Accept None (returned as is).
+
+    Returns
+    -------
+    int or None
+        ``value`` as an int (None when ``allow_none`` and it is None).
+
+    Raises
+    ------
+    TypeError
+        For a value that is not a number (a string, None without ``allow_none``, ...).
+    ValueError
+        For a bool, a non-integer number (2.5, NaN, inf) or an integer below ``minimum``.
+    """
+    if value is None and allow_none:
+        return None
+    what = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+    what += " or None" if allow_none else ""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum:
+        error = ValueError if isinstance(value, (numbers.Real, np.bool_)) else TypeError
+        raise error(f"{name} must be {what}, got {name} = {value!r}")
+    return int(value)
+

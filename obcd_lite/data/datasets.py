@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..validation import as_matrix, as_rng
+from ..validation import as_matrix, as_rng, check_count
 
 #: Registered names, in the order the widgets list them.
 DATASET_NAMES = ("randn", "spiked", "digits", "breast_cancer")
@@ -74,13 +74,20 @@ def load_dataset(name: str, *, m: int | None = None, n: int | None = None, rng=0
         need all 64).
     rng : int seed or Generator for every draw (rows, features, Gaussian entries).
     **options : "spiked": ``spikes`` (2, fewer if n < 2), ``support_size`` (5, fewer if n < 10),
-        ``strengths`` ((30.0, 15.0), one per spike or one for all);
+        ``strengths`` (one positive number per spike or one for all; default 30 for the first spike and
+        15 for the others, (30.0, 15.0) for the default 2 spikes);
         every set: ``center`` and ``standardize`` (bool, override the set's defaults).
 
     Returns
     -------
     Dataset
         The data matrix A, its Gram matrix C = A^T A and the metadata of the preprocessing.
+    Raises
+    ------
+    ValueError or TypeError
+        Naming the value: an unknown name or option, m, n, ``spikes`` or ``support_size`` that is not a
+        positive integer (NaN, 2.5, True and "3" included), strengths that are not finite and > 0 or not
+        one per spike, a ``center``/``standardize`` that is not a bool.
     """
     if name not in _LOADERS:
         raise ValueError(f"unknown data set {name!r}; valid names: {', '.join(DATASET_NAMES)}")
@@ -104,11 +111,8 @@ def load_dataset(name: str, *, m: int | None = None, n: int | None = None, rng=0
 
 
 def _check_size(value, name: str) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or int(value) != value or value < 1:
-        raise ValueError(f"{name} must be a positive integer or None, got {name} = {value!r}")
-    return int(value)
+    # int(value) != value raised numpy's own error for NaN, inf and text: check_count names the value
+    return check_count(value, name, allow_none=True)
 
 
 def _preprocess(A: np.ndarray, center: bool, standardize: bool) -> np.ndarray:
@@ -146,20 +150,23 @@ def _spiked(*, m, n, rng, spikes, support_size, strengths):
     n = 50 if n is None else n
     m = 2 * n if m is None else m
     # Defaults shrink with n (the explorer's smallest n is 2): 2 spikes of up to 5 features.
-    spikes = min(2, n) if spikes is None else spikes
-    support_size = max(1, min(5, n // max(spikes, 1))) if support_size is None else support_size
-    for name, value in (("spikes", spikes), ("support_size", support_size)):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-            raise ValueError(f"{name} must be a positive integer, got {name} = {value!r}")
+    spikes = min(2, n) if spikes is None else check_count(spikes, "spikes")
+    support_size = (max(1, min(5, n // spikes)) if support_size is None
+                    else check_count(support_size, "support_size"))
+    if strengths is None:  # 30 for the first spike, 15 for the others: (30.0, 15.0) for the default 2
+        strengths = (30.0,) + (15.0,) * (spikes - 1)
     strengths = as_matrix(np.atleast_1d(strengths).reshape(1, -1), "strengths", finite=False)[0]
-    if strengths.size == 0:
-        raise ValueError("strengths must be one positive number or one per spike, got none")
-    strengths = strengths[:spikes] if strengths.size >= spikes else np.broadcast_to(strengths, (spikes,))
-    if spikes < 1 or support_size < 1 or spikes * support_size > n:
-        raise ValueError(f"need spikes * support_size <= n with both >= 1, got spikes = {spikes}, "
-                         f"support_size = {support_size}, n = {n}")
+    # a count other than 1 or one per spike is refused: a longer tuple was cut to the spikes, so a NaN or
+    # a typo beyond them went unseen
+    if strengths.size not in (1, spikes):
+        raise ValueError(f"strengths must be one positive number or one per spike (spikes = {spikes}), "
+                         f"got {strengths.size}: strengths = {strengths.tolist()}")
+    strengths = np.broadcast_to(strengths, (spikes,))
     if not np.all(np.isfinite(strengths) & (strengths > 0)):  # NaN > 0 is False, so NaN passed "<= 0"
         raise ValueError(f"strengths must be finite and > 0, got strengths = {strengths.tolist()}")
+    if spikes * support_size > n:
+        raise ValueError(f"need spikes * support_size <= n, got spikes = {spikes}, "
+                         f"support_size = {support_size}, n = {n}")
     rows = rng.permutation(n)[: spikes * support_size].reshape(spikes, support_size)
     support = tuple(np.sort(s) for s in rows)
     V = np.zeros((n, spikes))
@@ -205,7 +212,7 @@ def _load_breast_cancer():
 _LOADERS = {
     "randn": (_randn, dict(center=False, standardize=False)),
     "spiked": (_spiked, dict(center=False, standardize=False, spikes=None, support_size=None,
-                                strengths=(30.0, 15.0))),
+                                strengths=None)),
     "digits": (_bundled(_load_digits, "digits"), dict(center=True, standardize=False)),
     "breast_cancer": (_bundled(_load_breast_cancer, "breast_cancer"), dict(center=True, standardize=True)),
 }

@@ -10,13 +10,13 @@
 Theorem 3.8(a), "every BS_2 point is critical", holds for h = 0 and X >= 0 but not for l1 or l0
 (pair-wise subgradients need not agree); see :mod:`.hierarchy` and notebook 05.
 """
-from .block_stationarity import (BlockReport, block_gaps, block_report, eps_bs_measure, is_block_stationary,
-                                 riemannian_gradient_norm, sample_blocks)
-from .criticality import Residual, is_critical, residual_details, riemannian_residual
+from .block_stationarity import (BLOCK_BUDGET, BlockBudgetError, BlockReport, block_cost, block_gaps, block_report,
+                                 eps_bs_measure, is_block_stationary, riemannian_gradient_norm, sample_blocks)
+from .criticality import Residual, is_critical, problem_scale, residual_details, riemannian_residual
 from .global_search import GlobalMinimum, global_minimum, stiefel_angles, stiefel_from_angles
 from .hierarchy import Classification, classify
 
-__all__ = ["BlockReport", "block_gaps", "block_report", "eps_bs_measure", "is_block_stationary",
-           "riemannian_gradient_norm", "sample_blocks", "Residual", "is_critical", "residual_details",
+__all__ = ["BLOCK_BUDGET", "BlockBudgetError", "block_cost", "BlockReport", "block_gaps", "block_report", "eps_bs_measure", "is_block_stationary",
+           "riemannian_gradient_norm", "sample_blocks", "Residual", "is_critical", "problem_scale", "residual_details",
            "riemannian_residual", "GlobalMinimum", "global_minimum", "stiefel_angles", "stiefel_from_angles",
            "Classification", "classify"]

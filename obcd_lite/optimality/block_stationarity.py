@@ -8,10 +8,16 @@ branch and bound over O(3) of :func:`~obcd_lite.subproblem.global_3x3.solve_3x3`
 K(I; X, B) - min_V K(V; X, B) >= 0. Q = "lipschitz" is eq. (10) with the block-independent
 varsigma = L_f, under which Theorem 3.8(c) holds (with Lemma C.2's block-dependent varsigma it fails).
 
-All C(n, k) blocks are tested by default. For large n, ``sample=m`` draws m distinct blocks
+All C(n, k) blocks are tested by default, within a budget (:data:`BLOCK_BUDGET`, in units of one k = 2
+block; :func:`block_cost`): a test that would exceed it is refused before any work with a
+:class:`BlockBudgetError` that states the count and the cost (C(30, 15) = 1.6e8 blocks would otherwise
+run for hours and hold every block in memory). For large n, ``sample=m`` draws m distinct blocks
 uniformly with ``rng`` (Remark after Theorem 3.8: "BS_k in expectation"); the report then gives
 the fraction of the sample that fails and the largest gap seen, which certify "not BS_k" when a
 block fails but only estimate "BS_k" when none does.
+
+A block fails when its gap exceeds tol (|F(X)| + S), S the problem's scale L_f + ||L||_F + lam
+(:func:`~obcd_lite.optimality.criticality.problem_scale`): the verdict is the same for s F as for F.
 
 Theorem 3.8(a) (BS_2 => critical) does not hold for every h: it holds for h = 0 and X >= 0, and
 fails for l1 and l0 (see :mod:`obcd_lite.optimality.hierarchy` and notebook 05 for the witnesses).
@@ -26,9 +32,104 @@ import numpy as np
 
 from ..protocol import is_quadratic
 from ..rounding import TIE_TOL, first_maximizer
-from ..subproblem import MAJORIZER_Q, block_data, majorizer_value, solve_2x2_unchecked, solve_kxk
+from ..subproblem import MAJORIZER_Q, block_data, solve_2x2_unchecked, solve_kxk
+from ..subproblem.majorizer import majorizer_value_unchecked as majorizer_value  # block_data's own output
 from ..subproblem.global_3x3 import solve_3x3
-from ..validation import UnsupportedProblemError, as_matrix, as_rng, check_nonnegative, check_problem, check_stiefel
+from ..validation import (UnsupportedProblemError, as_matrix, as_rng, check_count, check_nonnegative, check_problem,
+                          check_stiefel)
+from .criticality import problem_scale
+
+
+#: The most work one BS_k test (or one ``classify`` over all its ks) may do unasked, in units of one k = 2
+#: block (the breakpoint search: 50-110 us measured at n = 30 on a 2-core machine under a load of 9, so
+#: the budget is about 5-10 s there); pass ``max_cost`` to allow more, or ``sample`` to test fewer blocks.
+BLOCK_BUDGET = 100_000
+#: The cost of one block in units of a k = 2 block, measured with the k = 2 block at n = 30: a k > 2 block
+#: with a scalar Q (one k x k SVD, Lemma 2.3(b)) about 5; a k = 3 block with the exact Q (the certified
+#: branch and bound over O(3)) about 2,500 (0.27 s).
+BLOCK_UNITS = {"svd": 5, "o3": 2_500}
+
+
+class BlockBudgetError(ValueError):
+    """A BS_k test that would examine more blocks than its budget allows (refused before any work).
+
+    Parameters
+    ----------
+    message : str
+        What was refused and how to proceed.
+    count, cost, budget : int
+        As the attributes.
+
+    Attributes
+    ----------
+    count : int
+        The blocks it would examine.
+    cost : int
+        Their cost in units of one k = 2 block (:func:`block_cost`).
+    budget : int
+        The budget it exceeds.
+    """
+
+    def __init__(self, message: str, count: int, cost: int, budget: int):
+        super().__init__(message)
+        self.count, self.cost, self.budget = count, cost, budget
+
+
+def block_cost(n: int, k: int, Q: str = "exact", sample: int | None = None) -> tuple[int, int]:
+    """How many blocks a BS_k test examines and what they cost, in units of one k = 2 block.
+
+    Parameters
+    ----------
+    n, k : int
+        The number of rows and the block size.
+    Q : str, default "exact"
+        The Q choice (k = 3 with "exact" is a branch and bound over O(3): :data:`BLOCK_UNITS`).
+    sample : int or None
+        The sample size (None: all C(n, k) blocks).
+
+    Returns
+    -------
+    tuple of int
+        ``(count, cost)``: min(sample, C(n, k)) blocks and their cost.
+    """
+    total = math.comb(n, k)
+    count = total if sample is None else min(int(sample), total)
+    unit = 1 if k == 2 else BLOCK_UNITS["o3" if Q == "exact" else "svd"]
+    return count, count * unit
+
+
+def check_block_budget(n: int, ks, Q: str, sample: int | None, max_cost) -> int:
+    """Raise :class:`BlockBudgetError` when testing the block sizes ``ks`` would cost more than ``max_cost``.
+
+    Parameters
+    ----------
+    n : int
+        The number of rows.
+    ks : iterable of int
+        The block sizes (validated already).
+    Q : str
+        The Q choice.
+    sample : int or None
+        The sample size per k.
+    max_cost : int
+        The budget in units of one k = 2 block (a positive integer).
+
+    Returns
+    -------
+    int
+        The total cost, when within the budget.
+    """
+    max_cost = check_count(max_cost, "max_cost")  # in units of one k = 2 block
+    sample = check_count(sample, "sample", allow_none=True)
+    costs = {k: block_cost(n, k, Q, sample) for k in ks}
+    count, cost = sum(c for c, _ in costs.values()), sum(u for _, u in costs.values())
+    if cost > max_cost:
+        parts = ", ".join(f"k = {k}: {c:,} blocks" for k, (c, _) in costs.items())
+        raise BlockBudgetError(
+            f"testing {count:,} blocks ({parts}; n = {n}, Q = {Q!r}) would cost {cost:,} units of one k = 2 block "
+            f"(about {cost * 1e-4:.3g} s at 0.1 ms per unit), over the budget max_cost = {max_cost:,}: test fewer "
+            f"block sizes (ks), a sample of blocks (sample=m), or raise max_cost", count, cost, int(max_cost))
+    return cost
 
 
 class BlockReport(NamedTuple):
@@ -37,7 +138,8 @@ class BlockReport(NamedTuple):
     Attributes
     ----------
     k, alpha, Q, tol
-        The block size, the proximal parameter, the Q choice and the absolute tolerance used.
+        The block size, the proximal parameter, the Q choice and the absolute tolerance used
+        (the relative tol times |F(X)| + S, S = ``problem_scale``).
     gaps : dict
         {B: K(I; X, B) - min_V K(V; X, B)}.
     minimizers : dict
@@ -116,10 +218,9 @@ def sample_blocks(n: int, k: int, sample: int | None, rng=None) -> tuple[list[tu
         ``(blocks, sampled)``: a list of sorted index tuples and whether it is a sample.
     """
     total = math.comb(n, k)
+    sample = check_count(sample, "sample", allow_none=True)
     if sample is None or sample >= total:
         return list(itertools.combinations(range(n), k)), False
-    if isinstance(sample, bool) or not isinstance(sample, (int, np.integer)) or sample < 1:
-        raise ValueError(f"sample must be a positive integer or None, got sample = {sample!r}")
     rng = as_rng(rng)
     if 2 * sample >= total:  # dense: pick among all
         every = list(itertools.combinations(range(n), k))
@@ -131,7 +232,7 @@ def sample_blocks(n: int, k: int, sample: int | None, rng=None) -> tuple[list[tu
 
 
 def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact", tol: float = 1e-10,
-                 sample: int | None = None, rng=None) -> BlockReport:
+                 sample: int | None = None, rng=None, max_cost: int = BLOCK_BUDGET) -> BlockReport:
     """Test X for BS_k (Definition 3.6): solve every (or a sample of the) block subproblem(s) globally.
 
     Parameters
@@ -147,24 +248,34 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
     Q : str, default "exact"
         "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's varsigma) or "lipschitz" (varsigma = L_f).
     tol : float, default 1e-10
-        A block fails when its gap exceeds tol (1 + |F(X)|).
+        A block fails when its gap exceeds tol (|F(X)| + S), S = L_f + ||L||_F + lam
+        (:func:`~obcd_lite.optimality.criticality.problem_scale`): scale-invariant.
     sample : int, optional
         Test this many blocks drawn uniformly (:func:`sample_blocks`); None tests all C(n, k).
     rng : int or numpy.random.Generator, optional
         The draw of the sample.
+    max_cost : int, default BLOCK_BUDGET
+        The budget in units of one k = 2 block (:func:`block_cost`: C(n, k) blocks, or ``sample``, times
+        1 for k = 2, 5 for a k > 2 SVD, 2,500 for the O(3) branch and bound).
 
     Returns
     -------
     BlockReport
         The gaps, the minimizers and the verdict.
+
+    Raises
+    ------
+    BlockBudgetError
+        Before any work, when the blocks would cost more than ``max_cost``.
     """
     X, k, alpha = _check_block_args(problem, X, k, alpha, Q)
     tol = check_nonnegative(tol, "tol")
+    check_block_budget(X.shape[0], (k,), Q, sample, max_cost)
     blocks, sampled = sample_blocks(X.shape[0], k, sample, rng)
     h = problem.h
     G = problem.grad(X)
     gaps, minimizers = {}, {}
-    scale = 1.0 + abs(problem.F(X))
+    scale = abs(problem.F(X)) + problem_scale(problem, G)  # scales with F: the same verdict for s F
     abs_tol = tol * scale
     for B in blocks:
         Qt, P, Z = block_data(problem, X, G, list(B), alpha, Q)
@@ -213,7 +324,7 @@ def block_gaps(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact",
 
 def is_block_stationary(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact",
                         tol: float = 1e-10, sample: int | None = None, rng=None) -> bool:
-    """Whether X is a BS_k point: every block gap <= tol (1 + |F(X)|) (Definition 3.6).
+    """Whether X is a BS_k point: every block gap <= tol (|F(X)| + S) (Definition 3.6; S as in :func:`block_report`).
 
     Parameters
     ----------
@@ -233,7 +344,7 @@ def eps_bs_measure(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exa
     """The measure of Definition 4.1: (1/C(n, k)) sum_B dist(I_k, argmin_V K(V; X, B))^2.
 
     X is an eps-BS_k point when this is <= eps. For each block the distance is 0 when I attains
-    the minimum (gap <= tol (1 + |F|)) and ||V* - I||_F^2 for the global minimizer V* the solver
+    the minimum (gap <= tol (|F| + S), as in :func:`block_report`) and ||V* - I||_F^2 for the global minimizer V* the solver
     returns otherwise (exact when the minimizer is unique, an upper bound on a tie). With
     ``sample`` the mean runs over the sampled blocks (an unbiased estimate).
 

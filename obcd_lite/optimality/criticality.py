@@ -19,6 +19,10 @@ Capped-l1 at |u| = tau is a concave kink: its limiting subdifferential is the tw
 {0, lam sign(u)}, not the interval between (``Penalty.two_point_entries``). The residual is then
 the smallest over the 2^m choices of those m entries (m <= ``MAX_TWO_POINT`` enumerated; beyond,
 the interval hull gives a lower bound and ``residual_details`` says so).
+
+Tolerances are relative to the problem's scale (:func:`problem_scale`), never absolute: multiplying F by
+s > 0 (C, L, const and the penalty's lam) multiplies every residual, gap and scale by s, so every verdict
+of the hierarchy is the same for s F as for F.
 """
 from __future__ import annotations
 
@@ -55,6 +59,61 @@ class Residual(NamedTuple):
     G: np.ndarray
     free: int
     exact: bool
+
+
+def problem_scale(problem, G: np.ndarray | None = None) -> float:
+    """The size of F's data, homogeneous of degree 1: s F (C, L, const and lam times s) has s times it.
+
+    S = L_f + ||L||_F + lam, with L_f = ``problem.lipschitz()`` (||C||_2 ||D||_2 for a quadratic f; for
+    another f its bound, or its current estimate: the same point then gets the same verdicts whether L is
+    proven or estimated, unless a solver has raised the estimate since), ||L||_F the linear term of a
+    quadratic f and lam the penalty's weight (0 for Zero, X >= 0 or a penalty without one). It does not
+    depend on the point, so the global level's tolerance is the same for every X. When it is 0 (a
+    constant quadratic f with h = 0 or X >= 0) it falls back to ||G||_F, G = grad f(X) if given. The
+    hierarchy's tolerances multiply it: a residual is compared with tol (S + ||grad f(X)||_F), a gap with
+    tol (|F| + S), F against a certified bound with gap_tol S.
+
+    Parameters
+    ----------
+    problem : obcd_lite.protocol.Problem
+        The problem.
+    G : numpy.ndarray, optional
+        grad f(X) at the point judged, the fallback scale.
+
+    Returns
+    -------
+    float
+        S >= 0 (0 only when F's data and G are 0: every residual and gap is then exactly 0).
+    """
+    scale = float(problem.lipschitz())
+    L = getattr(problem, "L", None)
+    if isinstance(L, np.ndarray):
+        scale += float(np.linalg.norm(L))
+    scale += float(getattr(problem.h, "lam", 0.0))
+    if scale == 0.0 and G is not None:
+        scale = float(np.linalg.norm(G))
+    return scale
+
+
+def critical_tolerance(problem, G: np.ndarray, tol: float) -> float:
+    """The absolute bound on dist(0, d_M F(X)) for relative ``tol``: tol (S + ||G||_F), S =
+    :func:`problem_scale` (the residual is in the units of the gradient; s F gets s times the bound).
+
+    Parameters
+    ----------
+    problem : obcd_lite.protocol.Problem
+        The problem.
+    G : numpy.ndarray
+        grad f(X).
+    tol : float
+        The relative tolerance.
+
+    Returns
+    -------
+    float
+        The bound.
+    """
+    return tol * (problem_scale(problem, G) + float(np.linalg.norm(G)))
 
 
 def tangent_part(X: np.ndarray, G: np.ndarray) -> np.ndarray:
@@ -154,14 +213,15 @@ def riemannian_residual(problem, X, *, zero_tol: float | None = None) -> float:
 
 
 def is_critical(problem, X, *, tol: float = 1e-8, zero_tol: float | None = None) -> bool:
-    """Whether X is a critical point (Definition 3.4): residual <= tol (1 + ||grad f(X)||_F).
+    """Whether X is a critical point (Definition 3.4): residual <= tol (S + ||grad f(X)||_F), S =
+    :func:`problem_scale` (L_f + ||L||_F + lam: the verdict does not change when F is scaled).
 
     Parameters
     ----------
     problem, X, zero_tol
         As for :func:`residual_details`.
     tol : float, default 1e-8
-        The relative tolerance.
+        The tolerance relative to :func:`problem_scale`.
 
     Returns
     -------
@@ -171,4 +231,4 @@ def is_critical(problem, X, *, tol: float = 1e-8, zero_tol: float | None = None)
     tol = check_nonnegative(tol, "tol")
     X = as_matrix(X, "X")
     value = riemannian_residual(problem, X, zero_tol=zero_tol)
-    return value <= tol * (1.0 + float(np.linalg.norm(problem.grad(X))))
+    return value <= critical_tolerance(problem, problem.grad(X), tol)

@@ -31,6 +31,12 @@ not close h = 0 at (4, 2) in minutes):
   w the eigenvector of the smallest eigenvalue of C; for X >= 0 instead the columns are ordered by their
   first row (z_ij <= sum_{l < i} z_l,j-1).
 
+Scale: SCIP takes coefficients above 1e20 as infinite ("SCIP: error in input data!" for C >= 1e25 or
+lam >= 1e20) and below 1e-9 as zero, and its tolerances are absolute. :func:`solve` therefore hands SCIP
+F / sigma without its constant, sigma = ||C||_2 + ||L||_F + lam (:func:`scip_scaled`), and scales the
+bound back: any data the package accepts (``validation.DATA_SCALE_RANGE``) gives a model with
+coefficients of at most 1, and the certificate is the same for s F as for F.
+
 Settings: one thread, SCIP's fixed default seed, no output, a node limit (deterministic) and optionally a
 time limit (wall seconds; then the answer depends on the machine and its load). SCIP works in floating
 point and accepts a point with |(X^T X - I)_jk| <= its feasibility tolerance: its dual bound bounds F on
@@ -40,6 +46,7 @@ which side of the tolerance a comparison fell.
 """
 from __future__ import annotations
 
+import copy
 import math
 from typing import NamedTuple
 
@@ -126,6 +133,35 @@ def unsupported_reason(problem) -> str | None:
     return None
 
 
+def scip_scaled(problem):
+    """(F / sigma without its constant, sigma), sigma = ||C||_2 + ||L||_F + lam (1 for F = const): the problem
+    SCIP is given, whose coefficients are at most 1 whatever the scale of F (module docstring).
+
+    Parameters
+    ----------
+    problem : QuadraticProblem
+        A problem :func:`unsupported_reason` accepts.
+
+    Returns
+    -------
+    tuple
+        ``(scaled, sigma)``: a QuadraticProblem with C / sigma, L / sigma, lam / sigma, const 0, and sigma.
+    """
+    from ..problems import QuadraticProblem
+
+    h = problem.h
+    lam = float(getattr(h, "lam", 0.0))
+    sigma = float(np.max(np.abs(np.linalg.eigvalsh(problem.C)))) + lam
+    if problem.L is not None:
+        sigma += float(np.linalg.norm(problem.L))
+    sigma = sigma if sigma > 0.0 else 1.0
+    if hasattr(h, "lam"):  # the same penalty (its tau and the rest kept) with its weight lam / sigma
+        h = copy.copy(h)
+        h.lam = lam / sigma
+    L = None if problem.L is None else problem.L / sigma
+    return QuadraticProblem(problem.C / sigma, None, L, h), sigma
+
+
 def has_symmetry(problem) -> tuple[bool, bool]:
     """(column order, column sign): F(X P) = F(X) for permutations P when D = I and no L; F(X S) = F(X)
     for S = diag(+-1) when moreover h is even.
@@ -172,9 +208,15 @@ def relaxation_drift(problem, r: int, eps: float = FEASTOL) -> float:
     ValueError
         If r eps >= 1 (the bound does not hold).
     """
-    n = problem.n
     if r * eps >= 1.0:
         raise ValueError(f"the feasibility tolerance eps = {eps:g} is too large for r = {r}")
+    scaled, sigma = scip_scaled(problem)  # what SCIP solves: its tolerances are in these units
+    return sigma * _drift(scaled, r, eps)
+
+
+def _drift(problem, r: int, eps: float) -> float:
+    """:func:`relaxation_drift` of the problem as SCIP is given it (scaled, without its constant)."""
+    n = problem.n
     C2 = float(np.max(np.abs(np.linalg.eigvalsh(problem.C))))
     moved = r * eps / (1.0 + math.sqrt(1.0 - r * eps))
     drift = 0.5 * C2 * math.sqrt(r) * r * eps
@@ -388,8 +430,9 @@ def _break_symmetry(M, problem, X, Y, V, model: str, n: int, r: int) -> None:
 
 def solve(problem, r: int, *, model: str | None = None, node_limit: int = 1_000_000,
           time_limit: float | None = None, gap: float = 0.0) -> ScipAnswer:
-    """Build the model (``model``: "eigen" / "direct", None: per penalty, :data:`MODEL_FOR`) and solve it
-    with SCIP; ``gap``: SCIP stops once its primal - dual gap is below this (absolute).
+    """Build the model of the scaled problem (:func:`scip_scaled`; ``model``: "eigen" / "direct", None: per
+    penalty, :data:`MODEL_FOR`) and solve it with SCIP; ``gap``: SCIP stops once its primal - dual gap is
+    below this (absolute, in F's units). The dual bound is returned in F's units (scaled back, const added).
 
     Parameters
     ----------
@@ -418,9 +461,10 @@ def solve(problem, r: int, *, model: str | None = None, node_limit: int = 1_000_
     if reason is not None:
         raise ValueError(reason)
     model = MODEL_FOR[type(problem.h)] if model is None else model
-    M, X = build_model(problem, r, model)
+    scaled, sigma = scip_scaled(problem)  # coefficients <= 1: SCIP's infinity (1e20) and epsilons stay out of reach
+    M, X = build_model(scaled, r, model)
     M.setParam("limits/nodes", int(node_limit))
-    M.setParam("limits/absgap", float(gap))
+    M.setParam("limits/absgap", float(gap) / sigma)
     if time_limit is not None:
         M.setParam("limits/time", float(time_limit))
     M.optimize()
@@ -428,7 +472,7 @@ def solve(problem, r: int, *, model: str | None = None, node_limit: int = 1_000_
     if M.getNSols() > 0:
         sol = M.getBestSol()
         X_best = np.array([[sol[X[i][j]] for j in range(r)] for i in range(problem.n)])
-    return ScipAnswer(float(M.getDualbound()), X_best, str(M.getStatus()), int(M.getNNodes()),
+    return ScipAnswer(sigma * float(M.getDualbound()) + problem.const, X_best, str(M.getStatus()), int(M.getNNodes()),
                       float(M.getSolvingTime()), model)
 
 

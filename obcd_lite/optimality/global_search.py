@@ -65,7 +65,7 @@ from ..protocol import is_quadratic
 from ..solvers.obcd import obcd
 from ..stiefel import polar, random_start
 from ..subproblem.global_3x3 import bisect_boxes
-from ..validation import UnsupportedProblemError, as_matrix, check_nonnegative, check_stiefel
+from ..validation import UnsupportedProblemError, as_matrix, check_count, check_nonnegative, check_stiefel
 from . import global_scip
 
 #: The largest n the exact global search accepts (the angle space has nr - r(r+1)/2 dimensions).
@@ -344,22 +344,31 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
         whose ``lipschitz()`` is a bound (``lipschitz_is_bound``; the f part of each box bound then uses L).
     r : number of columns (needed when neither D nor L fixes it).
     tol : the gap to certify (absolute).
-    max_boxes : budget of boxes bounded (angle search); when it runs out the gap reached is reported.
-    starts : OBCD runs for the first upper bound.
+    max_boxes : budget of boxes bounded (angle search), a positive integer; when it runs out the gap
+        reached is reported.
+    starts : OBCD runs for the first upper bound (a positive integer: they also give the exact zeros of
+        l0 / X >= 0 that no box center has).
     rng : their seed.
     time_limit : seconds (None: no limit; the result then does not depend on the machine); when it runs
         out the gap reached is reported, as for ``max_boxes``.
-    chunk : boxes bounded per batch (memory: about 8 m n r chunk bytes for the derivatives).
+    chunk : boxes bounded per batch, a positive integer (memory: about 8 m n r chunk bytes for the
+        derivatives).
     backend : "scip" (SCIP on a MIQCQP model, ``_scip_minimum``), "angles" (the branch and bound over
         Givens angles of this module) or "auto": the angles up to AUTO_ANGLES = 3 angles, SCIP beyond
         where its model applies (D = I, a built-in penalty), the angles otherwise.
-    max_nodes : SCIP's node budget (deterministic, unlike ``time_limit``); when it runs out the gap is
-        reported.
+    max_nodes : SCIP's node budget, a positive integer (deterministic, unlike ``time_limit``); when it runs
+        out the gap is reported.
 
     Returns
     -------
     GlobalMinimum
         The best point, its value and the certified lower bound.
+
+    Raises
+    ------
+    ValueError or TypeError
+        Naming the value: a bad ``r``, ``backend``, ``tol``, ``time_limit``, or a budget (``max_boxes``,
+        ``max_nodes``, ``chunk``, ``starts``) that is not a positive integer.
     """
     if not is_quadratic(problem) and not problem.lipschitz_is_bound:
         raise UnsupportedProblemError(f"global_minimum needs a Lipschitz bound of grad f for a non-quadratic f "
@@ -384,8 +393,10 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
     if time_limit is not None:
         time_limit = check_nonnegative(time_limit, "time_limit", strict=True)
     r = int(r)
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 1:
-        raise ValueError(f"max_nodes must be a positive integer, got max_nodes = {max_nodes!r}")
+    max_nodes = check_count(max_nodes, "max_nodes")
+    max_boxes = check_count(max_boxes, "max_boxes")
+    chunk = check_count(chunk, "chunk")
+    starts = check_count(starts, "starts")  # the first upper bound and the exact zeros come from these runs
     if backend == "scip":
         return _scip_minimum(problem, r, tol=tol, starts=starts, rng=rng, time_limit=time_limit,
                              max_nodes=max_nodes)
@@ -404,7 +415,7 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
     # Ky Fan's bound, lowered by a rounding margin so that it stays a bound as computed
     f_floor = _ky_fan_floor(problem, r)
     if f_floor is not None:
-        f_floor -= 1e-12 * (1.0 + abs(f_floor) + float(np.abs(problem.C).sum()))
+        f_floor -= 1e-12 * (abs(f_floor) + abs(problem.const) + float(np.abs(problem.C).sum()))  # relative: scale-free
     bounded, dropped_min, open_min = 0, np.inf, np.inf
     while len(centers):
         pieces = [_bounds(problem, centers[i:i + chunk], half[i:i + chunk], box_sign[i:i + chunk], n, r, curvature,

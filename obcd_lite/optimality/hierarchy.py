@@ -23,15 +23,15 @@ The paper's chain (Theorem 3.8) is critical ⊇ BS_2 ⊇ BS_3 ⊇ ... ⊇ BS_n �
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..protocol import is_quadratic
 from ..rounding import equals, fmt, snap_point
 from ..validation import as_matrix, check_nonnegative, check_stiefel
-from .block_stationarity import block_report
-from .criticality import Residual, residual_details
+from .block_stationarity import BLOCK_BUDGET, block_report, check_block_budget
+from .criticality import Residual, critical_tolerance, problem_scale, residual_details
 from .global_search import MAX_N, GlobalMinimum, global_minimum
 
 
@@ -55,8 +55,8 @@ class Classification:
     global_min : GlobalMinimum or None
         The certified global search.
     within_gap : bool or None
-        F(X) <= the certified lower bound + gap_tol and no point with lower F known (F(X) <= its value +
-        tol (1 + |F|)); None when not searched.
+        F(X) <= the certified lower bound + gap_tol S and no point with lower F known (F(X) <= its value +
+        tol (|F| + S)); None when not searched (S: ``tolerances["scale"]``).
     is_global : bool or None
         True when X is within the gap and critical and BS_k for every k tested (a global minimizer is all
         of these: Theorem 3.8(b) and the first-order condition), False when a point with lower F is known
@@ -72,6 +72,12 @@ class Classification:
         inclusion of Theorem 3.8: "global" is never attained without the levels below).
     global_note : str
         Why the global level is "not decided" for a non-quadratic f ("" otherwise).
+    tolerances : dict
+        The absolute tolerances every verdict used, all relative to the problem's scale S
+        (:func:`~obcd_lite.optimality.criticality.problem_scale`), so that s F gets the same verdicts
+        as F: "scale" S; "critical" tol (S + ||grad f(X)||_F) (the residual's bound); "block"
+        block_tol (|F| + S) (a block's gap); "value" tol (|F| + S) (F(X) against the best value found); "gap" gap_tol S (F(X) against the
+        certified lower bound, and the gap the search was asked for); "alpha" the proximal parameter used.
     """
 
     F: float
@@ -87,6 +93,12 @@ class Classification:
     strongest: str
     nested: bool
     global_note: str = ""
+    tolerances: dict = field(default_factory=dict)
+
+    @property
+    def blocks_examined(self) -> int:
+        """How many block subproblems the BS_k tests solved (over every k tested)."""
+        return sum(len(rep.gaps) for rep in self.blocks.values())
 
     def summary(self) -> str:
         """A text report of every certificate, the same on every CPU.
@@ -104,7 +116,7 @@ class Classification:
         for k, rep in self.blocks.items():
             kind = f"{len(rep.gaps)} of {rep.total} blocks (sampled)" if rep.sampled else f"all {rep.total} blocks"
             lines.append(f"BS_{k}: {self.bs[k]}  ({kind}; {rep.failing} fail; largest gap "
-                         f"{fmt(rep.largest_gap, 2, style='e')} at B = {rep.worst_block}; alpha = {rep.alpha:g}, Q = {rep.Q})")
+                         f"{fmt(rep.largest_gap, 2, style='e')} at B = {rep.worst_block}; alpha = {fmt(rep.alpha, 2, style='e', floor=None)}, Q = {rep.Q})")
         if self.global_min is None:
             lines.append(f"global: {self.global_note or 'not searched'}")
         else:
@@ -113,16 +125,30 @@ class Classification:
                 if self.eps_global else self.is_global
             lines.append(f"global: {verdict}  (min F in [{fmt(g.lower_bound, 6)}, {fmt(g.value, 6)}], "
                          f"certified gap {fmt(g.gap, 2, style='e')}, {g.boxes} boxes)")
+        if self.tolerances:
+            t = self.tolerances
+            e = {name: fmt(value, 2, style="e", floor=None) for name, value in self.tolerances.items()}
+            lines.append(f"tolerances (relative to the scale S = L_f + ||L||_F + lam = {e['scale']}): "
+                         f"residual <= {e['critical']}, block gap <= {e['block']}, F - lower bound <= {e['gap']}, "
+                         f"F - best value <= {e['value']}")
         lines.append(f"strongest level: {self.strongest}" + ("" if self.nested else
                      "  (NOT nested: a level the paper puts below this one fails)"))
         return "\n".join(lines)
 
 
-def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, global_search: bool = True,
+def classify(problem, X, *, alpha: float | None = None, Q: str | None = None, ks=(2,), global_search: bool = True,
              global_min: GlobalMinimum | None = None, tol: float = 1e-6, block_tol: float = 1e-13,
-             gap_tol: float = 1e-3,
-             sample: int | None = None, rng=None, zero_tol: float | None = None) -> Classification:
+             gap_tol: float = 1e-3, sample: int | None = None, rng=None, zero_tol: float | None = None,
+             max_cost: int = BLOCK_BUDGET) -> Classification:
     """The levels X attains: critical, BS_2, BS_3, ..., global, each with its certificate.
+
+    Cost: the residual is one bounded least squares over nr unknowns; BS_k solves C(n, k) block
+    subproblems per k in ``ks`` (the default ks = (2,): n(n - 1)/2 breakpoint searches, 435 at n = 30);
+    the global level runs :func:`global_minimum` for n <= 5 (seconds; its reach is in
+    docs/global_search.md). Testing every k = 2..n would be 2^n - n - 1 blocks (10^9 at n = 30), so the
+    block tests together may cost at most ``max_cost`` units of one k = 2 block; more is refused before
+    any work with a :class:`~obcd_lite.optimality.block_stationarity.BlockBudgetError` stating the count
+    and the cost (pass ``sample`` to test a uniform sample of blocks instead).
 
     Parameters
     ----------
@@ -131,20 +157,32 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
         n <= 5 and a quadratic f or a proven Lipschitz bound, otherwise it is "not decided" (``global_note``
         says why).
     X : (n, r) point on St(n, r).
-    alpha : the proximal parameter of eq. (11) (the BS_k sets depend on it).
+    alpha : the proximal parameter of eq. (11) (the BS_k sets depend on it), absolute as given. None
+        (default): 1e-5 S, S = L_f + ||L||_F + lam (``problem_scale``), so that s F gets the BS_k sets
+        of F (with a fixed alpha a tiny F would be BS_k everywhere: alpha/2 ||V - I||^2 outweighs every
+        gain). The value used is in
+        ``tolerances["alpha"]`` and in each ``BlockReport``.
     Q : "exact", "scalar" or "lipschitz" (varsigma = L_f); None takes "scalar" for h = 0 (so every k can be
         tested, Lemma 2.3(b)) and "exact" otherwise (k = 2 only: the breakpoint search).
-    ks : block sizes to test; default (2,) for h != 0 or Q = "exact", 2..n for h = 0 with a scalar Q
-        (with Q = "exact" and h = 0, ks = (2, 3) also works: a branch and bound over O(3)).
+    ks : the block sizes to test, distinct integers 2 <= k <= n; default (2,). k > 2 needs h = 0: with a
+        scalar Q any k (one SVD per block, Lemma 2.3(b)), e.g. ``ks=range(2, n + 1)`` for the whole chain
+        on a small n; with Q = "exact" k = 3 (a branch and bound over O(3), r >= 2).
     global_search : run :func:`global_minimum` (n <= 5 only) unless ``global_min`` is given.
     global_min : a :class:`GlobalMinimum` already computed for this problem (reused, not recomputed).
-    tol : criticality tolerance, relative to 1 + ||grad f(X)||_F (the residual is first order).
-    block_tol : a block fails when its gap exceeds block_tol (1 + |F|). A gap is second order in the
+    tol : criticality tolerance: the residual must be <= tol (S + ||grad f(X)||_F), S = L_f + ||L||_F + lam
+        (:func:`~obcd_lite.optimality.criticality.problem_scale`; the residual is first order). Every
+        tolerance here is relative to S, so s F gets the verdicts of F for any s > 0; the absolute values
+        used are in the result's ``tolerances``.
+    block_tol : a block fails when its gap exceeds block_tol (|F| + S). A gap is second order in the
         distance to stationarity (about residual^2 / (2 (varsigma + alpha))) and a residual first
         order, so block_tol ~ tol^2 keeps the two tests consistent on approximate points; exact
         points (the witnesses) have gaps at rounding level, ~1e-15.
-    gap_tol : the gap the global search certifies.
-    sample, rng : test a uniform sample of blocks (large n).
+    gap_tol : the gap the global search certifies, relative: gap_tol S (absolute) is passed to
+        :func:`global_minimum` and X is within the gap when F(X) <= its lower bound + gap_tol S.
+    sample, rng : test a uniform sample of ``sample`` blocks per k (large n).
+    max_cost : the budget of the block tests in units of one k = 2 block (default
+        :data:`~obcd_lite.optimality.block_stationarity.BLOCK_BUDGET` = 100,000, about 5-10 s measured;
+        a k > 2 SVD block counts 5, an O(3) branch-and-bound block 2,500).
     zero_tol : which entries are zeros; they are set to 0 before every test. None (default): the
         package's rounding rule (``rounding.zero_mask``, |X_ij| <= 32 eps ||X[:, j]||); 0: exact zeros
         only (X judged as given); a positive number: |X_ij| <= zero_tol (a proximal method leaves zeros
@@ -164,23 +202,33 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
     h = problem.h
     if Q is None:
         Q = "scalar" if h.is_zero or not is_quadratic(problem) else "exact"
-    if ks is None:
-        ks = tuple(range(2, n + 1)) if (h.is_zero and Q != "exact") else (2,)
+    ks = _check_ks(ks, n)
+    check_block_budget(n, ks, Q, sample, max_cost)  # refused before any work
     residual = residual_details(problem, X, zero_tol=0)  # X is snapped already
-    critical = residual.value <= tol * (1.0 + float(np.linalg.norm(problem.grad(X))))
+    F = float(problem.F(X))
+    # every tolerance scales with F (s F: residuals, gaps and S times s), so the verdicts are scale-free
+    G = problem.grad(X)
+    scale = problem_scale(problem, G)
+    tolerances = {"scale": scale, "critical": critical_tolerance(problem, G, tol),
+                  "block": block_tol * (abs(F) + scale), "value": tol * (abs(F) + scale), "gap": gap_tol * scale}
+    if alpha is None:
+        alpha = 1e-5 * (scale or 1.0)  # 1.0: F constant, any alpha will do
+    tolerances["alpha"] = check_nonnegative(alpha, "alpha", strict=True)
+    critical = residual.value <= tolerances["critical"]
     blocks = {int(k): block_report(problem, X, k, alpha=alpha, Q=Q, tol=block_tol, sample=sample, rng=rng) for k in ks}
     bs = {k: rep.stationary for k, rep in blocks.items()}
-    F = float(problem.F(X))
     global_note = ""
     if global_min is None and global_search:
         global_note = global_level_note(problem, n)
         if not global_note and n <= MAX_N:
-            global_min = global_minimum(problem, r=r, tol=gap_tol, rng=0)
+            # S = 0 only for a constant F: every point is a global minimizer, any positive tol certifies it
+            global_min = global_minimum(problem, r=r, tol=tolerances["gap"] if scale > 0 else gap_tol, rng=0)
     within_gap = is_global = None
     if global_min is not None:
         # as good as any point found, within the certified gap; a better point known: certified not global
-        within_gap = F <= global_min.value + tol * (1.0 + abs(F)) and F <= global_min.lower_bound + gap_tol
-        if not within_gap and F > global_min.value + tol * (1.0 + abs(F)):
+        above_best = F > global_min.value + tolerances["value"]
+        within_gap = not above_best and F <= global_min.lower_bound + tolerances["gap"]
+        if not within_gap and above_best:
             is_global = False
         elif within_gap:
             is_global = critical and all(bs.values())  # a global minimizer is critical and BS_k (Theorem 3.8(b))
@@ -191,7 +239,22 @@ def classify(problem, X, *, alpha: float = 1e-5, Q: str | None = None, ks=None, 
     strongest = attained[-1] if attained else "none"
     nested = all(levels[name] for name in names[:names.index(strongest)]) if attained else True
     return Classification(F, residual, critical, blocks, bs, global_min, within_gap, is_global, eps_global, levels,
-                          strongest, nested, global_note)
+                          strongest, nested, global_note, tolerances)
+
+
+def _check_ks(ks, n: int) -> tuple:
+    """``ks`` as a tuple of distinct ints in [2, n], or a TypeError/ValueError naming the bad value."""
+    if isinstance(ks, (str, bytes)) or not hasattr(ks, "__iter__"):
+        raise TypeError(f"ks must be a sequence of block sizes (e.g. ks=(2,) or ks=range(2, n + 1)), got ks = {ks!r}")
+    ks = tuple(ks)
+    if not ks:
+        raise ValueError("ks must name at least one block size, got ks = ()")
+    for k in ks:
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or not 2 <= k <= n:
+            raise ValueError(f"ks must hold integers k with 2 <= k <= n = {n}, got k = {k!r} in ks = {ks!r}")
+    if len(set(ks)) != len(ks):
+        raise ValueError(f"ks must not repeat a block size, got ks = {ks!r}")
+    return tuple(int(k) for k in ks)
 
 
 def global_level_note(problem, n: int) -> str:

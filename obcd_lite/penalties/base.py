@@ -32,6 +32,7 @@ import inspect
 import numpy as np
 
 from ..rounding import EPS, ZERO_ULPS, column_norms, zero_mask
+from ..validation import check_nonnegative
 
 # An entry of V Z counts as exactly zero when |(V Z)_ij| <= ZERO_ULPS * eps * ||Z[:, j]||: that is
 # the rounding level of the product (V has unit rows), whatever the angle (the one rule: rounding.py).
@@ -481,5 +482,16 @@ def count_nonzeros(M, tol: float | None = None) -> int:
     -------
     int
         The count.
+
+    Raises
+    ------
+    TypeError
+        For a tol that is not a real number (a bool or a string included).
+    ValueError
+        For a negative, NaN or infinite tol.
     """
+    if isinstance(tol, (str, bytes)):  # check_nonnegative would read "1e-6" as a number
+        raise TypeError(f"tol must be a real number or None, got {tol!r}")
+    if tol is not None:
+        tol = check_nonnegative(tol, "tol")  # named "tol" here, not zero_mask's "zero_tol"
     return int(np.count_nonzero(~zero_mask(M, tol)))

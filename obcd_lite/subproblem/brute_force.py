@@ -16,7 +16,7 @@ from scipy.optimize import minimize_scalar
 
 from ..penalties import Penalty, Zero, snap_zeros
 from ..stiefel import BRANCHES, branch_matrix
-from ..validation import as_matrix, check_symmetric
+from ..validation import as_matrix, check_count, check_symmetric
 
 
 class BruteForceResult(NamedTuple):
@@ -122,8 +122,9 @@ def brute_force_2x2(Qt, P, Z, h: Penalty | None = None, grid: int = 20_001, refi
     Parameters
     ----------
     Qt, P, Z, h : as for ``solve_2x2``.
-    grid : number of equispaced angles per circle.
-    refine : how many of the best grid angles per circle get a bounded Brent refinement.
+    grid : number of equispaced angles per circle, an integer >= 4 (a coarser grid has no neighbours to
+        bracket a refinement in).
+    refine : how many of the best grid angles per circle get a bounded Brent refinement, an integer >= 0.
     branches : the circles to search, ("rot", "ref") by default.
 
     Returns
@@ -132,6 +133,12 @@ def brute_force_2x2(Qt, P, Z, h: Penalty | None = None, grid: int = 20_001, refi
         ``value``, ``branch`` and ``theta`` of the best point found.
     """
     h = Zero() if h is None else h
+    if not isinstance(h, Penalty):
+        raise TypeError(f"h must be a Penalty or None, got h = {h!r}")
+    grid = check_count(grid, "grid", 4)
+    refine = check_count(refine, "refine", 0)
+    if isinstance(branches, str) or not set(branches) <= set(BRANCHES) or not branches:
+        raise ValueError(f"branches must be a non-empty tuple of {BRANCHES}, got branches = {branches!r}")
     Qt, P, Z = as_matrix(Qt, "Qt", (4, 4)), as_matrix(P, "P", (2, 2)), as_matrix(Z, "Z", (2, None))
     check_symmetric(Qt, "Qt")
     theta = np.linspace(0.0, 2 * np.pi, grid, endpoint=False)

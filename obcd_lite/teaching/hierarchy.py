@@ -533,7 +533,7 @@ def scalar_q_search(trials: int = 60, n: int = 4, rng=0, Q: str = "scalar") -> d
         problem = QuadraticProblem((A + A.T) / 2)
         _, U = np.linalg.eigh(problem.C)
         for i in range(n):
-            c = classify(problem, U[:, [i]], Q=Q, global_search=False)
+            c = classify(problem, U[:, [i]], Q=Q, ks=range(2, n + 1), global_search=False)
             key = tuple(c.bs[k] for k in range(2, n + 1))
             patterns[key] = patterns.get(key, 0) + 1
             if witness is None and c.bs[3] and not c.bs[2]:

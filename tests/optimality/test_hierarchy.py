@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from scipy.linalg import expm
 
-from obcd_lite import L1, classify, obcd, procrustes, random_stiefel, randn_covariance, sparse_pca
-from obcd_lite.optimality import block_report, global_minimum
+from obcd_lite import L1, QuadraticProblem, classify, obcd, procrustes, random_stiefel, randn_covariance, sparse_pca
+from obcd_lite.optimality import BLOCK_BUDGET, BlockBudgetError, block_cost, block_report, global_minimum
 from obcd_lite.subproblem import block_data, majorizer_value, solve_2x2_full
 from obcd_lite.teaching.critical_points import critical_points_2x2
 from obcd_lite.teaching.hierarchy import bs2_not_critical_witness, search_gaps
@@ -22,7 +22,7 @@ def pca(n=3, seed=0):
 
 def test_certified_global_optimum():
     problem, U = pca()
-    c = classify(problem, U[:, :1])
+    c = classify(problem, U[:, :1], ks=(2, 3))
     assert c.levels == {"critical": True, "BS2": True, "BS3": True, "global": True}
     assert c.strongest == "global" and c.nested and c.global_min.certified
     assert "strongest level: global" in c.summary()
@@ -109,7 +109,7 @@ def test_bad_input():
     problem, U = pca()
     with pytest.raises(ValueError, match="X is not on the Stiefel manifold"):
         classify(problem, 2 * U[:, :1])
-    with pytest.raises(ValueError, match="k must be an integer with 2 <= k <= n = 3, got k = 4"):
+    with pytest.raises(ValueError, match=r"ks must hold integers k with 2 <= k <= n = 3, got k = 4 in ks = \(2, 4\)"):
         classify(problem, U[:, :1], ks=(2, 4))
     with pytest.raises(ValueError, match="X has 2 rows but C is 3 x 3"):
         classify(problem, np.eye(2, 1))
@@ -167,3 +167,94 @@ def test_within_the_gap_but_not_critical_is_eps_global_only():
                 assert "eps-global" in c.summary()
                 seen += 1
     assert seen == 12
+
+
+def _scaled(problem, s):
+    """s F: C, L, const and the penalty's lam times s."""
+    h = type(problem.h)(s * problem.h.lam) if hasattr(problem.h, "lam") else problem.h
+    return QuadraticProblem(s * problem.C, L=None if problem.L is None else s * problem.L, h=h, const=s * problem.const)
+
+
+@pytest.mark.parametrize("penalty", ["zero", "l1", "procrustes"])
+def test_verdicts_are_scale_invariant(penalty):
+    """Issue 34: every tolerance is relative to the problem's scale, so s F gets the verdicts of F for s from
+    1e-20 to 1e20 (an absolute gap_tol made every point of 1e-20 C "global"), at a random point, a saddle,
+    an OBCD limit and the certified global minimizer; the absolute tolerances used scale with s."""
+    if penalty == "procrustes":
+        problem = procrustes(np.random.default_rng(3).standard_normal((3, 2)), L1(0.2))
+    else:
+        problem = sparse_pca(randn_covariance(8, 3, rng=1), L1(0.05) if penalty == "l1" else None)
+    n, r = 3, 2 if penalty == "procrustes" else 1
+    best = global_minimum(problem, r=r, rng=0)
+    _, U = np.linalg.eigh(problem.C)
+    points = {"random": random_stiefel(n, r, rng=0), "saddle": U[:, 1:1 + r],
+              "limit": obcd(problem, random_stiefel(n, r, rng=1), max_iter=300).X, "global": best.X}
+    seen = set()
+    for name, X in points.items():
+        reference = classify(problem, X)
+        seen.update(reference.levels.values())
+        for s in (1e-20, 1e-10, 1e10, 1e20):
+            c = classify(_scaled(problem, s), X)
+            assert c.levels == reference.levels, (name, s)
+            assert c.tolerances["gap"] == pytest.approx(s * reference.tolerances["gap"], rel=1e-9)
+            assert c.tolerances["alpha"] == pytest.approx(s * reference.tolerances["alpha"], rel=1e-9)
+    assert {True, False} <= seen  # the instances are not all trivially one verdict
+    assert classify(problem, best.X).is_global
+
+
+def test_the_tolerances_are_stated():
+    problem, U = pca()
+    c = classify(problem, U[:, :1])
+    t = c.tolerances
+    assert set(t) == {"scale", "critical", "block", "value", "gap", "alpha"}
+    G = problem.grad(U[:, :1])
+    assert t["scale"] == pytest.approx(np.abs(np.linalg.eigvalsh(problem.C)).max())  # L_f = ||C||_2
+    assert t["gap"] == pytest.approx(1e-3 * t["scale"])
+    assert t["critical"] == pytest.approx(1e-6 * (t["scale"] + np.linalg.norm(G)))
+    assert "tolerances (relative to the scale S" in c.summary() and "tolerances=" in repr(c)
+    assert c.blocks[2].tol == pytest.approx(t["block"])
+
+
+def test_default_tests_k2_only_and_stays_within_the_budget_at_n30():
+    """Issue 36: the default tested every k = 2..n for h = 0 (2^n blocks: 11 min and growing memory at n = 30).
+    Now ks = (2,): C(30, 2) = 435 blocks; the whole chain is refused before any work, naming the count and the
+    cost, unless sampled."""
+    C = randn_covariance(60, 30, rng=0)
+    problem = sparse_pca(C)
+    X = random_stiefel(30, 2, rng=0)
+    c = classify(problem, X)
+    assert list(c.blocks) == [2] and c.blocks_examined == 435 and c.global_min is None
+    with pytest.raises(BlockBudgetError, match=r"testing 1,073,741,793 blocks .* over the budget max_cost = 100,000") as err:
+        classify(problem, X, ks=range(2, 31))
+    assert err.value.count == 2**30 - 31 and err.value.cost > BLOCK_BUDGET and isinstance(err.value, ValueError)
+    sampled = classify(problem, X, ks=range(2, 31), sample=3, rng=0)
+    # 3 blocks per k, except C(30, 30) = 1
+    assert sampled.blocks_examined == 28 * 3 + 1 and all(rep.sampled for k, rep in sampled.blocks.items() if 2 < k < 30)
+    with pytest.raises(BlockBudgetError, match="k = 15: 155,117,520 blocks"):
+        block_report(problem, X, 15, Q="scalar")
+    assert block_cost(30, 2) == (435, 435) and block_cost(5, 3, "exact") == (10, 25_000)
+    with pytest.raises(BlockBudgetError, match="over the budget max_cost = 400"):
+        classify(problem, X, max_cost=400)
+
+
+@pytest.mark.parametrize("ks, error, message", [
+    ((True,), ValueError, r"got k = True in ks = \(True,\)"),
+    ((2, 2.0), ValueError, r"got k = 2.0"),
+    (2, TypeError, r"ks must be a sequence of block sizes .* got ks = 2"),
+    ("23", TypeError, r"got ks = '23'"),
+    ((), ValueError, r"at least one block size"),
+    ((2, 2), ValueError, r"must not repeat a block size, got ks = \(2, 2\)"),
+    ((1,), ValueError, r"got k = 1"),
+])
+def test_ks_is_validated(ks, error, message):
+    problem, U = pca()
+    with pytest.raises(error, match=message):
+        classify(problem, U[:, :1], ks=ks, global_search=False)
+
+
+@pytest.mark.parametrize("max_cost, error", [(0, ValueError), (-1, ValueError), (1.5, ValueError), (True, ValueError),
+                                             ("many", TypeError)])
+def test_max_cost_is_validated(max_cost, error):
+    problem, U = pca()
+    with pytest.raises(error, match=f"max_cost must be a positive integer, got max_cost = {max_cost!r}"):
+        classify(problem, U[:, :1], max_cost=max_cost, global_search=False)

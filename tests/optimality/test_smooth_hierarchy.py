@@ -81,3 +81,18 @@ def test_global_certificate_with_a_bound_brackets_the_grid_minimum(seed):
     X = obcd(problem, polar(np.ones((3, 1))), rng=0, max_iter=2000).X
     c = classify(problem, X, global_min=g)
     assert c.levels["global"] == (problem.F(X) <= g.lower_bound + 1e-3)
+
+
+def test_the_scale_uses_the_lipschitz_estimate_too():
+    """Issue 34: the tolerances are relative to S = L_f + lam (L_f proven or estimated), so an OBCD limit of the
+    quartic energy (||grad f|| = 7e-3, residual 2.5e-8) is critical whether L is proven or estimated; without
+    L_f in S (tol 2 ||grad f|| = 1.5e-8) the estimated problem called it not critical."""
+    tiny = quartic_energy(n=4, r=1, rng=0)
+    verdicts = []
+    for problem in (tiny.smooth(), tiny.smooth(bound=False)):
+        X = obcd(problem, tiny.X0, rng=0, max_iter=3000).X
+        c = classify(problem, X, global_search=False)
+        assert c.tolerances["scale"] == pytest.approx(problem.lipschitz())
+        assert c.residual.value > 2e-6 * np.linalg.norm(problem.grad(X))  # the gradient alone would not do
+        verdicts.append((c.critical, c.bs[2]))
+    assert verdicts == [(True, True), (True, True)]

@@ -64,11 +64,11 @@ def test_hierarchy_witnesses_keep_their_verdicts():
         assert c.bs[2] and not c.critical and not c.nested
         assert max(w.brute.values()) < 1e-12 and w.residual > 0.1
     problem, X = scalar_q_search(60, rng=0)["witness"]  # Theorem 3.8(c) fails with the scalar Q
-    c = classify(problem, X, Q="scalar", global_search=False)
+    c = classify(problem, X, Q="scalar", ks=(2, 3, 4), global_search=False)
     assert c.critical and not c.bs[2] and c.bs[3] and c.bs[4]
     C5 = randn_covariance(10, 5, rng=0)  # a saddle of smooth PCA passing every scalar-Q block test
-    c = classify(sparse_pca(C5), eigen_critical_points(C5, 2)[4][1], global_search=False)
-    assert c.critical and all(c.bs.values())
+    c = classify(sparse_pca(C5), eigen_critical_points(C5, 2)[4][1], ks=range(2, 6), global_search=False)
+    assert c.critical and all(c.bs.values()) and list(c.bs) == [2, 3, 4, 5]
 
 
 def test_worst_block_ties_go_to_the_first_block():
@@ -80,5 +80,5 @@ def test_worst_block_ties_go_to_the_first_block():
         assert report.stationary and report.largest_gap < 1e-12
         assert report.worst_block == tuple(range(k))
     problem, X = scalar_q_search(60, rng=0)["witness"]
-    summary = classify(problem, X, Q="scalar", global_search=False).summary()
+    summary = classify(problem, X, Q="scalar", ks=(2, 3, 4), global_search=False).summary()
     assert "largest gap < 1e-12 at B = (0, 1, 2);" in summary and "-0.0" not in summary
