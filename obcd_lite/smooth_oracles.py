@@ -33,7 +33,7 @@ from .validation import DATA_SCALE_RANGE
 #: so the smaller steps are tried, each also with the Richardson extrapolation of the last two (which removes
 #: c t^2); rounding (eps |f| / t) grows as t shrinks. A step whose rounding allowance is half the numbers
 #: compared or more tells nothing and is skipped; the check fails only when every step that can tell disagrees.
-DIFFERENCE_STEPS = (1e-4, 1e-5, 1e-6)
+DIFFERENCE_STEPS = (1e-3, 1e-4, 1e-5, 1e-6)
 #: Both numbers below this times ||grad f(X)||_F: X is numerically stationary along D, where the truncation
 #: of the difference (c t^2) can exceed them (a start at a solver's limit): the check cannot tell, it passes.
 STATIONARY = 1e-6

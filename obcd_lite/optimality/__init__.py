@@ -12,11 +12,11 @@ Theorem 3.8(a), "every BS_2 point is critical", holds for h = 0 and X >= 0 but n
 """
 from .block_stationarity import (BLOCK_BUDGET, BlockBudgetError, BlockReport, block_cost, block_gaps, block_report,
                                  eps_bs_measure, is_block_stationary, riemannian_gradient_norm, sample_blocks)
-from .criticality import Residual, is_critical, problem_scale, residual_details, riemannian_residual
+from .criticality import Residual, is_critical, verdict_scale, residual_details, riemannian_residual
 from .global_search import GlobalMinimum, global_minimum, stiefel_angles, stiefel_from_angles
 from .hierarchy import Classification, classify
 
 __all__ = ["BLOCK_BUDGET", "BlockBudgetError", "block_cost", "BlockReport", "block_gaps", "block_report", "eps_bs_measure", "is_block_stationary",
-           "riemannian_gradient_norm", "sample_blocks", "Residual", "is_critical", "problem_scale", "residual_details",
+           "riemannian_gradient_norm", "sample_blocks", "Residual", "is_critical", "verdict_scale", "residual_details",
            "riemannian_residual", "GlobalMinimum", "global_minimum", "stiefel_angles", "stiefel_from_angles",
            "Classification", "classify"]

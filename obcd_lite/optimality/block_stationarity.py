@@ -17,7 +17,7 @@ the fraction of the sample that fails and the largest gap seen, which certify "n
 block fails but only estimate "BS_k" when none does.
 
 A block fails when its gap exceeds tol (|F(X)| + S), S the problem's scale L_f + ||L||_F + lam
-(:func:`~obcd_lite.optimality.criticality.problem_scale`): the verdict is the same for s F as for F.
+(:func:`~obcd_lite.optimality.criticality.verdict_scale`): the verdict is the same for s F as for F.
 
 Theorem 3.8(a) (BS_2 => critical) does not hold for every h: it holds for h = 0 and X >= 0, and
 fails for l1 and l0 (see :mod:`obcd_lite.optimality.hierarchy` and notebook 05 for the witnesses).
@@ -37,7 +37,7 @@ from ..subproblem.majorizer import majorizer_value_unchecked as majorizer_value 
 from ..subproblem.global_3x3 import solve_3x3
 from ..validation import (UnsupportedProblemError, as_matrix, as_rng, check_count, check_nonnegative, check_problem,
                           check_stiefel)
-from .criticality import problem_scale
+from .criticality import verdict_scale
 
 
 #: The most work one BS_k test (or one ``classify`` over all its ks) may do unasked, in units of one k = 2
@@ -139,7 +139,7 @@ class BlockReport(NamedTuple):
     ----------
     k, alpha, Q, tol
         The block size, the proximal parameter, the Q choice and the absolute tolerance used
-        (the relative tol times |F(X)| + S, S = ``problem_scale``).
+        (the relative tol times |F(X)| + S, S = ``verdict_scale``).
     gaps : dict
         {B: K(I; X, B) - min_V K(V; X, B)}.
     minimizers : dict
@@ -249,7 +249,7 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
         "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's varsigma) or "lipschitz" (varsigma = L_f).
     tol : float, default 1e-10
         A block fails when its gap exceeds tol (|F(X)| + S), S = L_f + ||L||_F + lam
-        (:func:`~obcd_lite.optimality.criticality.problem_scale`): scale-invariant.
+        (:func:`~obcd_lite.optimality.criticality.verdict_scale`): scale-invariant.
     sample : int, optional
         Test this many blocks drawn uniformly (:func:`sample_blocks`); None tests all C(n, k).
     rng : int or numpy.random.Generator, optional
@@ -275,7 +275,7 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
     h = problem.h
     G = problem.grad(X)
     gaps, minimizers = {}, {}
-    scale = abs(problem.F(X)) + problem_scale(problem, G)  # scales with F: the same verdict for s F
+    scale = abs(problem.F(X)) + verdict_scale(problem, G)  # scales with F: the same verdict for s F
     abs_tol = tol * scale
     for B in blocks:
         Qt, P, Z = block_data(problem, X, G, list(B), alpha, Q)

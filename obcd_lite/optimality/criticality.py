@@ -20,7 +20,7 @@ Capped-l1 at |u| = tau is a concave kink: its limiting subdifferential is the tw
 the smallest over the 2^m choices of those m entries (m <= ``MAX_TWO_POINT`` enumerated; beyond,
 the interval hull gives a lower bound and ``residual_details`` says so).
 
-Tolerances are relative to the problem's scale (:func:`problem_scale`), never absolute: multiplying F by
+Tolerances are relative to the problem's scale (:func:`verdict_scale`), never absolute: multiplying F by
 s > 0 (C, L, const and the penalty's lam) multiplies every residual, gap and scale by s, so every verdict
 of the hierarchy is the same for s F as for F.
 """
@@ -61,8 +61,9 @@ class Residual(NamedTuple):
     exact: bool
 
 
-def problem_scale(problem, G: np.ndarray | None = None) -> float:
-    """The size of F's data, homogeneous of degree 1: s F (C, L, const and lam times s) has s times it.
+def verdict_scale(problem, G: np.ndarray | None = None) -> float:
+    """The scale the hierarchy's verdicts are relative to (not the solvers' step scale,
+    :func:`obcd_lite.results.problem_scale` = L_f): the size of F's data, homogeneous of degree 1: s F (C, L, const and lam times s) has s times it.
 
     S = L_f + ||L||_F + lam, with L_f = ``problem.lipschitz()`` (||C||_2 ||D||_2 for a quadratic f; for
     another f its bound, or its current estimate: the same point then gets the same verdicts whether L is
@@ -97,7 +98,7 @@ def problem_scale(problem, G: np.ndarray | None = None) -> float:
 
 def critical_tolerance(problem, G: np.ndarray, tol: float) -> float:
     """The absolute bound on dist(0, d_M F(X)) for relative ``tol``: tol (S + ||G||_F), S =
-    :func:`problem_scale` (the residual is in the units of the gradient; s F gets s times the bound).
+    :func:`verdict_scale` (the residual is in the units of the gradient; s F gets s times the bound).
 
     Parameters
     ----------
@@ -113,7 +114,7 @@ def critical_tolerance(problem, G: np.ndarray, tol: float) -> float:
     float
         The bound.
     """
-    return tol * (problem_scale(problem, G) + float(np.linalg.norm(G)))
+    return tol * (verdict_scale(problem, G) + float(np.linalg.norm(G)))
 
 
 def tangent_part(X: np.ndarray, G: np.ndarray) -> np.ndarray:
@@ -214,14 +215,14 @@ def riemannian_residual(problem, X, *, zero_tol: float | None = None) -> float:
 
 def is_critical(problem, X, *, tol: float = 1e-8, zero_tol: float | None = None) -> bool:
     """Whether X is a critical point (Definition 3.4): residual <= tol (S + ||grad f(X)||_F), S =
-    :func:`problem_scale` (L_f + ||L||_F + lam: the verdict does not change when F is scaled).
+    :func:`verdict_scale` (L_f + ||L||_F + lam: the verdict does not change when F is scaled).
 
     Parameters
     ----------
     problem, X, zero_tol
         As for :func:`residual_details`.
     tol : float, default 1e-8
-        The tolerance relative to :func:`problem_scale`.
+        The tolerance relative to :func:`verdict_scale`.
 
     Returns
     -------

@@ -31,7 +31,7 @@ from ..protocol import is_quadratic
 from ..rounding import equals, fmt, snap_point
 from ..validation import as_matrix, check_nonnegative, check_stiefel
 from .block_stationarity import BLOCK_BUDGET, block_report, check_block_budget
-from .criticality import Residual, critical_tolerance, problem_scale, residual_details
+from .criticality import Residual, critical_tolerance, verdict_scale, residual_details
 from .global_search import MAX_N, GlobalMinimum, global_minimum
 
 
@@ -74,7 +74,7 @@ class Classification:
         Why the global level is "not decided" for a non-quadratic f ("" otherwise).
     tolerances : dict
         The absolute tolerances every verdict used, all relative to the problem's scale S
-        (:func:`~obcd_lite.optimality.criticality.problem_scale`), so that s F gets the same verdicts
+        (:func:`~obcd_lite.optimality.criticality.verdict_scale`), so that s F gets the same verdicts
         as F: "scale" S; "critical" tol (S + ||grad f(X)||_F) (the residual's bound); "block"
         block_tol (|F| + S) (a block's gap); "value" tol (|F| + S) (F(X) against the best value found); "gap" gap_tol S (F(X) against the
         certified lower bound, and the gap the search was asked for); "alpha" the proximal parameter used.
@@ -158,7 +158,7 @@ def classify(problem, X, *, alpha: float | None = None, Q: str | None = None, ks
         says why).
     X : (n, r) point on St(n, r).
     alpha : the proximal parameter of eq. (11) (the BS_k sets depend on it), absolute as given. None
-        (default): 1e-5 S, S = L_f + ||L||_F + lam (``problem_scale``), so that s F gets the BS_k sets
+        (default): 1e-5 S, S = L_f + ||L||_F + lam (``verdict_scale``), so that s F gets the BS_k sets
         of F (with a fixed alpha a tiny F would be BS_k everywhere: alpha/2 ||V - I||^2 outweighs every
         gain). The value used is in
         ``tolerances["alpha"]`` and in each ``BlockReport``.
@@ -170,7 +170,7 @@ def classify(problem, X, *, alpha: float | None = None, Q: str | None = None, ks
     global_search : run :func:`global_minimum` (n <= 5 only) unless ``global_min`` is given.
     global_min : a :class:`GlobalMinimum` already computed for this problem (reused, not recomputed).
     tol : criticality tolerance: the residual must be <= tol (S + ||grad f(X)||_F), S = L_f + ||L||_F + lam
-        (:func:`~obcd_lite.optimality.criticality.problem_scale`; the residual is first order). Every
+        (:func:`~obcd_lite.optimality.criticality.verdict_scale`; the residual is first order). Every
         tolerance here is relative to S, so s F gets the verdicts of F for any s > 0; the absolute values
         used are in the result's ``tolerances``.
     block_tol : a block fails when its gap exceeds block_tol (|F| + S). A gap is second order in the
@@ -208,7 +208,7 @@ def classify(problem, X, *, alpha: float | None = None, Q: str | None = None, ks
     F = float(problem.F(X))
     # every tolerance scales with F (s F: residuals, gaps and S times s), so the verdicts are scale-free
     G = problem.grad(X)
-    scale = problem_scale(problem, G)
+    scale = verdict_scale(problem, G)
     tolerances = {"scale": scale, "critical": critical_tolerance(problem, G, tol),
                   "block": block_tol * (abs(F) + scale), "value": tol * (abs(F) + scale), "gap": gap_tol * scale}
     if alpha is None:

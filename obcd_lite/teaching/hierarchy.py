@@ -192,6 +192,25 @@ def solver_limits(problem, r: int, solvers: dict, starts: int, rng=0) -> list[tu
     return out
 
 
+
+def teaching_ks(problem, Q: str | None = None) -> tuple[int, ...]:
+    """The block sizes the teaching views test: every k = 2..n for h = 0 with a scalar Q (the notebooks'
+    instances are small, n <= 6, so all 2^n blocks are cheap and BS_3, BS_4, ... can be shown), else k = 2
+    (classify's own default, which keeps large problems within its block budget).
+
+    Parameters
+    ----------
+    problem : obcd_lite.protocol.Problem
+        The problem (its ``n`` and penalty ``h``).
+    Q : str or None
+        classify's Q; "exact" tests k = 2 only.
+
+    Returns
+    -------
+    tuple of int
+    """
+    return tuple(range(2, problem.n + 1)) if (problem.h.is_zero and Q != "exact") else (2,)
+
 def census(problem, r: int, solvers: dict, starts: int = 10, *, alpha: float = 1e-5, rng=0,
            global_min: GlobalMinimum | None = None, zero_tol: float = 1e-10) -> dict:
     """Classify every solver limit (one global search shared): {"rows": [...], "counts": {label: {level: count}},
@@ -215,7 +234,7 @@ def census(problem, r: int, solvers: dict, starts: int = 10, *, alpha: float = 1
         global_min = global_minimum(problem, r=r, rng=0)
     rows = []
     for label, X in solver_limits(problem, r, solvers, starts, rng):
-        c = classify(problem, X, alpha=alpha, global_min=global_min, zero_tol=zero_tol)
+        c = classify(problem, X, alpha=alpha, global_min=global_min, zero_tol=zero_tol, ks=teaching_ks(problem))
         rows.append({"solver": label, "F": c.F, "levels": c.levels, "strongest": c.strongest, "nested": c.nested,
                      "X": X})
     counts = {}
@@ -311,7 +330,7 @@ def bs2_not_global(penalties=("l1", "l0", "nonneg"), *, n: int = 4, r: int = 2, 
         g = global_minimum(problem, r=r, rng=0, backend="scip")
         limits = solver_limits(problem, r, {"obcd": ("obcd", {"working_set": "cyclic", "alpha": alpha,
                                                                "max_iter": 400})}, starts, seed)
-        found = [(X, classify(problem, X, alpha=alpha, global_min=g)) for _, X in limits]
+        found = [(X, classify(problem, X, alpha=alpha, global_min=g, ks=teaching_ks(problem))) for _, X in limits]
         bs2 = [(X, c) for X, c in found if c.bs[2]]
         stuck = [(X, c) for X, c in bs2 if c.is_global is False]
         X, c = max(stuck, key=lambda item: item[1].F) if stuck else (None, None)
@@ -472,7 +491,7 @@ def explore(n: int = 4, r: int = 1, penalty: str = "l1", lam: float = 0.1, k: in
     angles = n * r - r * (r + 1) // 2
     global_min = (global_minimum(problem, r=r, rng=0, max_nodes=EXPLORER_MAX_NODES)
                   if angles <= EXPLORER_MAX_ANGLES else None)
-    c = classify(problem, result.X, alpha=alpha, global_search=False, global_min=global_min)
+    c = classify(problem, result.X, alpha=alpha, global_search=False, global_min=global_min, ks=teaching_ks(problem))
     label = f"{solver} (k = {k})" if "k" in options else solver
     return Exploration(label, result, c)
 

@@ -473,7 +473,7 @@ def test_theorem_3_8_c_needs_the_exact_Q():
     found = scalar_q_search(trials=20, rng=0)
     assert found["witness"] is not None
     problem, X = found["witness"]
-    scalar = classify(problem, X, Q="scalar", global_search=False)
+    scalar = classify(problem, X, Q="scalar", global_search=False, ks=(2, 3, 4))
     assert scalar.bs[3] and not scalar.bs[2]
     assert riemannian_residual(problem, X) < 1e-10  # an eigenvector: critical
 
@@ -517,7 +517,7 @@ def test_theorem_3_8_c_holds_with_block_independent_varsigma():
     for seed in range(30):  # random points of random problems: mostly not BS_2
         A = rng.standard_normal((4, 4))
         c = classify(QuadraticProblem((A + A.T) / 2), random_stiefel(4, 1, rng=seed), Q="lipschitz",
-                     global_search=False)
+                     global_search=False, ks=(2, 3, 4))
         key = tuple(c.bs[k] for k in range(2, 5))
         patterns[key] = patterns.get(key, 0) + 1
     assert all(list(p) == sorted(p) for p in patterns)  # BS_{k+1} => BS_k: False before True never happens
@@ -533,7 +533,7 @@ def test_theorem_3_8_c_fails_only_with_block_dependent_varsigma():
     from obcd_lite.teaching.hierarchy import scalar_q_search
 
     problem, X = scalar_q_search(trials=20, rng=0)["witness"]
-    scalar = classify(problem, X, Q="scalar", global_search=False)
+    scalar = classify(problem, X, Q="scalar", global_search=False, ks=(2, 3, 4))
     assert scalar.bs[3] and not scalar.bs[2]
     B = scalar.blocks[2].worst_block  # a pair that fails
     big = next(Bp for Bp in scalar.blocks[3].gaps if set(B) < set(Bp))
@@ -542,7 +542,7 @@ def test_theorem_3_8_c_fails_only_with_block_dependent_varsigma():
     drop = next(i for i, j in enumerate(big) if j not in B)
     change_big, change_small = _majorizer_changes(problem, X, big, drop, rot(0.3), "scalar")
     assert change_big > change_small + 1e-3  # the majorizers disagree on diag(V, 1)
-    lipschitz = classify(problem, X, Q="lipschitz", global_search=False)
+    lipschitz = classify(problem, X, Q="lipschitz", global_search=False, ks=(2, 3, 4))
     assert all(lipschitz.bs[k] or not lipschitz.bs[k + 1] for k in range(2, 4))  # BS_{k+1} => BS_k at this point
 
 
