@@ -43,8 +43,8 @@ K_B(V) - K_B(I) grows with varsigma for V != I, such a point is BS_2 for every v
 ``tests/solvers/test_obcd_pairs.py`` checks both: F along every run, and ``classify``'s BS_2 test at the end.
 
 varsigma: ``sigma0`` (a guess: the problem's ``lipschitz()`` when not given), then backtracking both ways:
-doubled when the check fails, divided by ``SHRINK`` after an accepted iteration, so it follows the local
-curvature instead of keeping the worst one seen. A guess is never stored or used as a bound: at the end
+doubled when the check fails, divided by ``SHRINK`` after an accepted iteration (not below ``VARSIGMA_FLOOR``
+times ``problem.lipschitz()``), so it follows the local curvature instead of keeping the worst one seen. A guess is never stored or used as a bound: at the end
 the problem's estimate (``SmoothProblem.raise_lipschitz_estimate``) is raised only to ``varsigma_proven``,
 the largest varsigma at which a check failed (which proves L_f above it); a given L is never changed.
 
@@ -72,6 +72,10 @@ SHRINK = 1.5
 #: from secants) means f and grad f disagree: with a right gradient the check holds once varsigma >= L_f.
 #: Waiting for more doublings would not tell: the steps shrink to rounding level, where every check passes.
 CURVATURE_LIMIT = 1e6
+#: varsigma never shrinks below this times ``problem.lipschitz()``: where the curvature along the pairs is
+#: negative (f = -tr(X^T A X) with A indefinite) every check holds and varsigma would shrink to denormals, and
+#: the doublings back up would then take many failed checks.
+VARSIGMA_FLOOR = 1e-6
 
 
 def matching(n: int, rng: np.random.Generator) -> np.ndarray:
@@ -212,6 +216,7 @@ def run_matching(problem, X: np.ndarray, rng: np.random.Generator, rec: Recorder
     n = X.shape[0]
     bound = float(problem.lipschitz()) if problem.lipschitz_is_bound else None
     limit = CURVATURE_LIMIT * float(problem.lipschitz())
+    floor = VARSIGMA_FLOOR * float(problem.lipschitz())
     varsigma = float(problem.lipschitz()) if sigma0 is None else float(sigma0)
     start, proven = varsigma, 0.0
     kind = h.sweep_kind
@@ -250,7 +255,7 @@ def run_matching(problem, X: np.ndarray, rng: np.random.Generator, rec: Recorder
                     F = f + h_total
                     G = problem.grad(X)
                     accepted = True
-                    varsigma /= SHRINK
+                    varsigma = max(varsigma / SHRINK, floor)
                 else:
                     kept += 1
                 break

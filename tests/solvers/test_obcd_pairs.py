@@ -147,6 +147,21 @@ def test_varsigma_adapts_both_ways():
     assert run.info["redos"] >= 1 and run.info["varsigma"] < inst.L  # shrank below the start, then grew back
 
 
+def test_varsigma_stays_above_its_floor_where_the_pairs_curvature_is_negative():
+    """f = -tr(X^T A X), A indefinite: many checks hold at any varsigma; it shrinks to its floor, not to 0, and a
+    later failed check is not mistaken for a wrong gradient."""
+    g = np.random.default_rng(0)
+    A = g.standard_normal((30, 30))
+    A = A + A.T
+    problem = SmoothProblem(lambda X: -float(np.sum(X * (A @ X))), lambda X: -2 * A @ X, shape=(30, 3))
+    seen = []
+    run = obcd(problem, random_stiefel(30, 3, rng=g), working_set="matching", rng=0, max_iter=1500,
+               callback=lambda s: seen.append(s.info["varsigma"]))
+    floor = obcd_pairs.VARSIGMA_FLOOR * problem.lipschitz()
+    assert min(seen) >= floor * (1 - 1e-12) and seen.count(min(seen)) > 100, (min(seen) / floor, seen[-5:])
+    assert run.iterations == 1500 and run.F <= -np.sort(np.linalg.eigvalsh(A))[-3:].sum() * (1 - 1e-9)
+
+
 def test_a_quadratic_problem_runs_matching():
     problem = sparse_pca(randn_covariance(30, 12, rng=0), L1(0.03))
     X0 = random_stiefel(12, 3, rng=1)
