@@ -22,15 +22,17 @@ random pair per gradient (the paper's rule, ``working_set="random"``) and with m
 a solver reaches it at f <= f* + 1e-6 |f*|; its time to the target is wall time from the call (setup
 included: the suite's curvature estimate, pymanopt's problem wrapping), read from pymanopt's log
 (the time of its first gradient call at a point at the target: pymanopt's solvers take one gradient per
-accepted iterate, and TrustRegions keeps no per-iteration log) or from the suite's callback, which stops the run there. Each run gets
-min(max(20 x TR's time, 1 s), ``--max-budget``) seconds. Per row: the median time with its range over the
-repeats, its ratio to TR's median, the iterations (OBCD: one pair step, or one matching of n/2 pairs), the
-final f relative to f*, and the Riemannian gradient norm ||grad f - X sym(X^T grad f)||_F / (1 + ||grad f||_F) at the end.
+accepted iterate, and TrustRegions keeps no per-iteration log) or from the suite's callback, which stops
+the run there. Each run gets min(max(20 x TR's time, 1 s), ``--max-budget``) seconds. Per row: the median
+time with its range over the repeats, its ratio to TR's median, the iterations (OBCD: one pair step, or
+one matching of n/2 pairs), the final f relative to f*, and the stationarity at the end:
+||grad f - X sym(X^T grad f)||_F / (1 + ||grad f||_F), the Riemannian gradient relative to the Euclidean one.
 
 Then l1-PCA: the ``pca`` cost at n = 50, r = 5 plus h = lam ||X||_1 (lam = 300) through ``from_pymanopt``:
-ManPG run to its own stop (||D||^2 / t^2 < 1e-8 n r L^2, the demo's tolerance scaled by L^2; the reference) against OBCD (one pair, many pairs) with 10 x ManPG's time:
-the time each needs to reach ManPG's F (F <= F_ManPG + 1e-9 |F_ManPG|), the final F and the stationarity
-dist(0, d_M F) (``optimality.residual_details``), both stationarity measures relative to 1 + ||grad f||_F.
+ManPG run to its own stop (||D||^2 / t^2 < 1e-8 n r L^2, the demo's tolerance scaled by L^2; the
+reference) against OBCD (one pair, many pairs) with 10 x ManPG's time: the time each needs to reach
+ManPG's F (F <= F_ManPG + 1e-9 |F_ManPG|), the final F and the stationarity dist(0, d_M F) / (1 + ||grad f||_F)
+(``optimality.residual_details``).
 """
 from __future__ import annotations
 
@@ -154,7 +156,7 @@ def stationarity(problem, X: np.ndarray) -> float:
 
 
 def l1_stationarity(smooth, X: np.ndarray) -> float:
-    """dist(0, d_M F(X)) / (1 + ||grad f||_F) (``optimality.residual_details``), both stationarity measures relative to 1 + ||grad f||_F."""
+    """dist(0, d_M F(X)) / (1 + ||grad f||_F) (``optimality.residual_details``)."""
     return residual_details(smooth, X).value / (1.0 + float(np.linalg.norm(smooth.grad(X))))
 
 

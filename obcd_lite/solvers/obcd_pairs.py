@@ -13,8 +13,8 @@ one gradient serves n/2 pairs at once. One iteration (one *matching*):
 
        K_B(V) = <V - I, M_B> + (varsigma + alpha)/2 ||V - I||_F^2 + h(V Z)   (+ const),
 
-   by the breakpoint search of :mod:`obcd_lite.subproblem` for every built-in h (for h = 0 the sweep's
-   closed form -(A, B) / hypot(A, B) on each circle, since Qt = (varsigma + alpha) I is constant on O(2)),
+   by the breakpoint search of :mod:`obcd_lite.subproblem` for every built-in h, in closed form for h = 0
+   (``_closed_form``: Qt = (varsigma + alpha) I makes the quadratic term constant on O(2)),
    all pairs in one compiled loop (a Penalty of the user's own: the vectorized search, pair by pair); a pair
    whose model m_B(V_B) = K_B(V_B) - K_B(I) - alpha/2 ||V_B - I||^2 is not negative keeps V_B = I;
 4. X_new = X with every pair's rows replaced by V_B Z, and ONE check for the joint step:
@@ -44,15 +44,18 @@ K_B(V) - K_B(I) grows with varsigma for V != I, such a point is BS_2 for every v
 
 varsigma: ``sigma0`` (a guess: the problem's ``lipschitz()`` when not given), then backtracking both ways:
 doubled when the check fails, divided by ``SHRINK`` after an accepted iteration (not below ``VARSIGMA_FLOOR``
-times ``problem.lipschitz()``), so it follows the local curvature instead of keeping the worst one seen. A guess is never stored or used as a bound: at the end
-the problem's estimate (``SmoothProblem.raise_lipschitz_estimate``) is raised only to ``varsigma_proven``,
-the largest varsigma at which a check failed (which proves L_f above it); a given L is never changed.
+times ``problem.lipschitz()``), so it follows the local curvature instead of keeping the worst one seen. A
+guess is never stored or used as a bound: at the end the problem's estimate
+(``SmoothProblem.raise_lipschitz_estimate``) is raised only to ``varsigma_proven``, the largest varsigma at
+which a check failed (which proves L_f above it); a given L is never changed.
 
 One iteration = one matching: ``Result.iterations``, ``max_iter``, ``log_every`` and the history count
 matchings (n // 2 pair steps each). The callback's :class:`~obcd_lite.results.Step` gets B = the (m, 2) pairs
 and V = the (m, 2, 2) factors (I where a pair kept its rows, all I when the iteration kept X).
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numba import njit
@@ -101,13 +104,28 @@ def matching(n: int, rng: np.random.Generator) -> np.ndarray:
 
 
 @njit(cache=True)
+def _closed_form(P, first, last):
+    """h = 0, Qt = (varsigma + alpha) I: 1/2 vec(V)^T Qt vec(V) is the same on all of O(2), so the subproblem is
+    min <V, P>, on each circle a c + b s (``coefficients_2x2``'s a, b), least at (c, s) = -(a, b) / hypot(a, b)
+    with value -hypot(a, b) (Lemma 2.3(b) for k = 2). Returns (branch, c, s); rot wins ties (and a = b = 0: V = I)."""
+    best, best_branch, best_c, best_s = np.inf, first, 1.0, 0.0
+    for branch in range(first, last + 1):
+        a = P[1, 1] + P[0, 0] if branch == 0 else P[1, 1] - P[0, 0]
+        b = P[0, 1] - P[1, 0] if branch == 0 else P[0, 1] + P[1, 0]
+        size = math.hypot(a, b)
+        if -size < best:
+            best, best_branch = -size, branch
+            best_c, best_s = (-a / size, -b / size) if size > 0.0 else (1.0, 0.0)
+    return best_branch, best_c, best_s
+
+
+@njit(cache=True)
 def _solve_pairs(X, G, pairs, varsigma, alpha, kind, lam, tau, first, last, X_new, V, models):
     """Step 3 of the module docstring for every pair: fill the pairs' rows of X_new (a copy of X), V (m, 2, 2)
     and models (m,) with m_B(V_B) (0 where the pair keeps I). Returns the sum of the models."""
     r = X.shape[1]
     Z = np.empty((2, r))
     VZ = np.empty((2, r))
-    no_rows = np.empty((2, 0))
     work = sweep_workspace(0 if kind == ZERO_KIND else r)
     Qt = np.zeros((4, 4))
     P = np.empty((2, 2))
@@ -130,13 +148,13 @@ def _solve_pairs(X, G, pairs, varsigma, alpha, kind, lam, tau, first, last, X_ne
                     acc += G[row, t] * Z[c, t]
                 M[a, c] = acc
                 P[a, c] = acc - shift if a == c else acc
-        coefficients_2x2(Qt, P, coef)
-        rows, new_rows = (no_rows, no_rows) if kind == ZERO_KIND else (Z, VZ)
-        branch, c, s, _ = sweep_into(coef, rows, kind, lam, tau, first, last, work, new_rows)
         if kind == ZERO_KIND:
+            branch, c, s = _closed_form(P, first, last)
             rotate_rows(Z, branch, c, s, VZ)
             h_change = 0.0
         else:
+            coefficients_2x2(Qt, P, coef)
+            branch, c, s, _ = sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ)
             h_change = _penalty_value(VZ, kind, lam, tau) - _penalty_value(Z, kind, lam, tau)
         # V = rot(theta) = [[c, s], [-s, c]] or ref(theta) = [[-c, s], [s, c]] (``rotate_rows``)
         v11 = c if branch == 0 else -c

@@ -1,4 +1,4 @@
-"""Smoke test of benchmarks/own_problem.py: its problems' derivatives, and quick mode's table rows (no timing asserts)."""
+"""Smoke test of benchmarks/own_problem.py: its problems' derivatives, quick mode's rows (no timing asserts)."""
 import numpy as np
 import pytest
 
