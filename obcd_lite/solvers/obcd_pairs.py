@@ -137,17 +137,16 @@ def _solve_pairs(X, G, pairs, varsigma, alpha, kind, lam, tau, first, last, X_ne
     total = 0.0
     for q in range(pairs.shape[0]):
         i, j = pairs[q, 0], pairs[q, 1]
+        m11 = m12 = m21 = m22 = 0.0   # M_B = G_B Z^T in one pass over the two rows
         for t in range(r):
-            Z[0, t] = X[i, t]
-            Z[1, t] = X[j, t]
-        for a in range(2):   # M_B = G_B Z^T, P = M_B - (varsigma + alpha) I
-            row = i if a == 0 else j
-            for c in range(2):
-                acc = 0.0
-                for t in range(r):
-                    acc += G[row, t] * Z[c, t]
-                M[a, c] = acc
-                P[a, c] = acc - shift if a == c else acc
+            zi, zj = X[i, t], X[j, t]
+            Z[0, t], Z[1, t] = zi, zj
+            m11 += G[i, t] * zi
+            m12 += G[i, t] * zj
+            m21 += G[j, t] * zi
+            m22 += G[j, t] * zj
+        M[0, 0], M[0, 1], M[1, 0], M[1, 1] = m11, m12, m21, m22
+        P[0, 0], P[0, 1], P[1, 0], P[1, 1] = m11 - shift, m12, m21, m22 - shift   # Lemma 2.3(a)
         if kind == ZERO_KIND:
             branch, c, s = _closed_form(P, first, last)
             rotate_rows(Z, branch, c, s, VZ)
