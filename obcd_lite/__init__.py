@@ -25,7 +25,8 @@ from .optimality import (block_gaps, block_report, classify, eps_bs_measure, glo
 from .penalties import CappedL1, L0, L1, NonNeg, Penalty, Zero, count_nonzeros
 from .problems import QuadraticProblem, nonneg_pca, procrustes, randn_covariance, sparse_pca
 from .results import Recorder, Result, Step
-from .smooth import SmoothProblem, from_pymanopt
+from .smooth import SmoothProblem
+from .smooth_pymanopt import from_pymanopt
 from .solvers import SOLVERS, cayley_method, get_solver, obcd, working_sets
 from .stiefel import BRANCHES, angle_of, branch_matrix, feasibility, identity_init, polar, random_stiefel, ref, rot
 from .subproblem import (CandidateSet, TwoByTwoSolution, block_data, branch_coefficients, brute_force_2x2,

@@ -1,8 +1,10 @@
 """Bring your own problem: F(X) = f(X) + h(X) on St(n, r) for any smooth f, as callables or a pymanopt Problem.
 
 :class:`SmoothProblem` wraps f(X) -> float and grad(X) -> the Euclidean gradient (an (n, r) array) with a
-separable penalty h; :func:`from_pymanopt` builds one from a pymanopt ``Problem`` on ``Stiefel(n, r)``
-(its cost and Euclidean gradient, with whichever backend the user wrote it in). Both follow
+separable penalty h; :func:`from_pymanopt` (:mod:`obcd_lite.smooth_pymanopt`) builds one from a pymanopt
+``Problem`` on ``Stiefel(n, r)``, ``Sphere(n)``, ``SpecialOrthogonalGroup(n)`` or ``Grassmann(n, r)`` (its cost
+and Euclidean gradient, given or derived by its autodiff backend). The user's f and grad are checked on
+every call and at every start (:mod:`obcd_lite.smooth_oracles`). Both follow
 :class:`obcd_lite.protocol.Problem`, so OBCD (the scalar majorizer of eq. (10), verified on every step),
 the first-order baselines and the hierarchy's certificates run on them.
 
@@ -15,14 +17,19 @@ larger). An estimate is never used as a certificate.
 """
 from __future__ import annotations
 
-import re
 from typing import Callable
 
 import numpy as np
 
 from .penalties import Penalty, Zero
+from .smooth_oracles import (call_oracle, check_array, check_hessvec, check_lipschitz, check_start, check_value,
+                             read_only_copy)
 from .stiefel import polar
-from .validation import as_matrix, check_nonnegative
+from .validation import as_matrix, as_rng
+
+#: The seed of the derivative check's directions when no rng is given: fixed (a failing check is reproducible)
+#: and not a seed users pick for their starts (a start drawn with the same seed is a normal direction).
+CHECK_SEED = 0x5EED0BCD
 
 #: Step of the secant probes of the Lipschitz estimate (large against rounding, small against the curvature's variation).
 SECANT_STEP = 1e-2
@@ -43,7 +50,41 @@ class SmoothProblem:
         A Lipschitz constant of grad f on St(n, r) (a proven bound). Without it OBCD estimates the
         curvature and verifies the majorization of eq. (11) on every step.
     shape : (int, int), optional
-        (n, r). Without it the first point checked (a solver's X0) fixes the shape.
+        (n, r). Without it the first point checked (a solver's X0) fixes the shape; the infeasible methods
+        (radmm, psm) need it given.
+    hessvec : callable, optional
+        (X, V) -> the Euclidean Hessian of f at X applied to V, an array of X's shape (kept as the
+        ``hessvec`` attribute, checked like grad; None: ``hessvec`` is None).
+    rotations_only : bool
+        The problem lives on SO(n) (square X, det X = +1), e.g. :func:`from_pymanopt` of
+        ``SpecialOrthogonalGroup(n)``: ``check_point`` refuses a start with det X = -1 and :func:`~obcd_lite.obcd`
+        searches rotations only (``branches="rot"``), since a reflection would leave SO(n).
+    check_derivatives : bool
+        Run the directional-derivative check of grad against f at every start (default True; 2 f calls,
+        see :mod:`obcd_lite.smooth_oracles`). Turn it off for an f that is noisy at the scale 1e-4.
+    rng : None, int or numpy.random.Generator
+        Draws the check's random tangent directions (None: the fixed seed :data:`CHECK_SEED`, so a failing
+        check is reproducible).
+
+    Attributes
+    ----------
+    n, r : int or None
+        The shape, once known.
+    h : Penalty
+        The nonsmooth part.
+    lipschitz_is_bound : bool
+        Whether :meth:`lipschitz` is the given bound L.
+    rotations_only : bool
+        As given.
+    hessvec : callable or None
+        The checked Hessian-vector product, or None.
+
+    Notes
+    -----
+    Every value of f and grad is checked (:mod:`obcd_lite.smooth_oracles`): a complex, non-finite,
+    non-numeric or wrongly shaped value, a magnitude outside
+    :data:`~obcd_lite.validation.DATA_SCALE_RANGE`, an oracle writing into its (read-only) argument and a
+    gradient that disagrees with f at the start are refused with an error naming the oracle and the call.
 
     Examples
     --------
@@ -55,28 +96,67 @@ class SmoothProblem:
     """
 
     def __init__(self, f: Callable[[np.ndarray], float], grad: Callable[[np.ndarray], np.ndarray], *,
-                 h: Penalty | None = None, L: float | None = None, shape: tuple[int, int] | None = None):
+                 h: Penalty | None = None, L: float | None = None, shape: tuple[int, int] | None = None,
+                 hessvec: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+                 rotations_only: bool = False, check_derivatives: bool = True, rng=None):
         if not callable(f):
             raise TypeError(f"f must be callable (X -> float), got {type(f).__name__}")
         if not callable(grad):
             raise TypeError(f"grad must be callable (X -> Euclidean gradient), got {type(grad).__name__}")
-        self._f, self._grad = f, grad
+        if hessvec is not None and not callable(hessvec):
+            raise TypeError(f"hessvec must be callable ((X, V) -> Euclidean Hessian of f at X applied to V) or None, "
+                            f"got {type(hessvec).__name__}")
+        for flag, value in (("rotations_only", rotations_only), ("check_derivatives", check_derivatives)):
+            if not isinstance(value, (bool, np.bool_)):
+                raise TypeError(f"{flag} must be True or False, got {flag} = {value!r}")
+        self._f, self._grad, self._hessvec = f, grad, hessvec
         self.h = Zero() if h is None else h
         if not isinstance(self.h, Penalty):
             raise TypeError(f"h must be a Penalty, got {type(self.h).__name__}")
-        self._L = None if L is None else check_nonnegative(L, "L")
+        self._L = check_lipschitz(L)
         self.lipschitz_is_bound = self._L is not None
+        self.rotations_only = bool(rotations_only)
+        self.hessvec = None if hessvec is None else self._checked_hessvec
+        self._rng = as_rng(CHECK_SEED if rng is None else rng) if check_derivatives else None
         self._estimate: float | None = None
+        self._calls = {"f": 0, "grad": 0, "hessvec": 0}
+        self._started = False  # the once-per-start checks ran at least once
         self.n = self.r = None
         if shape is not None:
-            if (len(shape) != 2 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in shape)
+            if (not isinstance(shape, (tuple, list)) or len(shape) != 2
+                    or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in shape)
                     or not 1 <= shape[1] <= shape[0]):
                 raise ValueError(f"shape must be (n, r) with integers 1 <= r <= n, got shape = {shape!r}")
             self.n, self.r = int(shape[0]), int(shape[1])
+            if self.rotations_only and self.n != self.r:
+                raise ValueError(f"rotations_only (SO(n)) needs a square shape (n, n), got shape = {shape!r}")
 
-    # --- the smooth part -------------------------------------------------
+    # --- the smooth part: the user's oracles, checked ---------------------
+    def _where(self, which: str, name: str | None) -> str:
+        """The call's name in a message: ``name`` (a start, e.g. "X0") or "X, call k"."""
+        self._calls[which] += 1
+        return name if name is not None else f"X, call {self._calls[which]}"
+
+    def _eval_f(self, X: np.ndarray, name: str | None = None) -> float:
+        """f(X), checked (:func:`~obcd_lite.smooth_oracles.check_value`), on a read-only copy of X."""
+        X = read_only_copy(X)
+        where = self._where("f", name)
+        return check_value(call_oracle(self._f, (X,), "f", where), "f", where, X)
+
+    def _eval_grad(self, X: np.ndarray, name: str | None = None) -> np.ndarray:
+        """grad f(X), checked (:func:`~obcd_lite.smooth_oracles.check_array`), on a read-only copy of X."""
+        X = read_only_copy(X)
+        where = self._where("grad", name)
+        return check_array(call_oracle(self._grad, (X,), "grad", where), "grad", where, X)
+
+    def _start(self, X: np.ndarray, f0: float, G: np.ndarray, name: str) -> None:
+        """The once-per-start checks (:func:`~obcd_lite.smooth_oracles.check_start`): scale and derivative."""
+        check_start(self._eval_f, f0, G, X, name, self._rng)
+        self._started = True
+
     def f(self, X: np.ndarray) -> float:
-        """The smooth part f(X).
+        """The smooth part f(X): the user's f on a read-only copy of X, its value checked (a finite real
+        number inside the supported range; see :mod:`obcd_lite.smooth_oracles`).
 
         Parameters
         ----------
@@ -88,10 +168,12 @@ class SmoothProblem:
         float
             f(X).
         """
-        return float(self._f(X))
+        return self._eval_f(X)
 
     def grad(self, X: np.ndarray) -> np.ndarray:
-        """The Euclidean gradient of f at X (a fresh float array).
+        """The Euclidean gradient of f at X (a fresh float array): the user's grad on a read-only copy of X,
+        checked (real, of X's shape, finite, inside the supported range). The first call on St(n, r) of a
+        problem no solver has checked (``check_point``) runs the start checks there.
 
         Parameters
         ----------
@@ -103,7 +185,41 @@ class SmoothProblem:
         numpy.ndarray
             (n, r), grad f(X).
         """
-        return np.array(self._grad(X), dtype=float)
+        G = self._eval_grad(X)
+        if not self._started and self.n in (None, X.shape[0]):  # a solver that never called check_point
+            self._start(np.asarray(X, dtype=float), self._eval_f(X), G, "X (the first point seen)")
+        return G
+
+    def _checked_hessvec(self, X: np.ndarray, V: np.ndarray) -> np.ndarray:
+        """The Euclidean Hessian of f at X applied to V (the ``hessvec`` attribute when one was given), checked
+        like grad: real, of X's shape, finite; the first call (on St(n, r)) also compares it with a central
+        difference of grad (:func:`~obcd_lite.smooth_oracles.check_hessvec`, 2 gradient calls).
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            (n, r), the point.
+        V : numpy.ndarray
+            (n, r), the direction.
+
+        Returns
+        -------
+        numpy.ndarray
+            (n, r), the Hessian-vector product.
+        """
+        X = read_only_copy(X)
+        V = read_only_copy(V)
+        if V.shape != X.shape:
+            raise ValueError(f"hessvec: V has shape {V.shape} but X has shape {X.shape}")
+        if self._calls["hessvec"] == 0 and self._rng is not None:  # once per problem, at the first call
+            check_hessvec(self._eval_grad, self._eval_hessvec, X, self._rng)
+        return self._eval_hessvec(X, V)
+
+    def _eval_hessvec(self, X: np.ndarray, V: np.ndarray) -> np.ndarray:
+        """The user's hessvec on read-only copies, checked like grad."""
+        where = self._where("hessvec", None)
+        return check_array(call_oracle(self._hessvec, (read_only_copy(X), read_only_copy(V)), "hessvec", where),
+                           "hessvec", where, X)
 
     def f_from_grad(self, X: np.ndarray, G: np.ndarray) -> float:
         """f(X) (the gradient gives no shortcut for a general f).
@@ -192,8 +308,11 @@ class SmoothProblem:
 
     # --- checks ----------------------------------------------------------
     def check_point(self, X: np.ndarray, name: str = "X0") -> None:
-        """Raise ValueError naming ``name`` if X has the wrong shape, f(X) or grad f(X) is not finite or of
-        the wrong shape, or h(X) = inf. The first point checked fixes (n, r) when no shape was given.
+        """Check a start: X's shape, f(X) and grad f(X) (as every call is checked), h(X) < inf, and the
+        once-per-start checks of :func:`~obcd_lite.smooth_oracles.check_start` (the scale of f and grad, and
+        unless ``check_derivatives=False`` grad against a central difference of f along a random tangent
+        direction, 2 more f calls). The first point checked fixes (n, r) when no shape was given. A
+        ``rotations_only`` problem (SO(n)) needs a square X with det X = +1.
 
         Parameters
         ----------
@@ -201,26 +320,36 @@ class SmoothProblem:
             The point to check.
         name : str
             Its name in the error message.
+
+        Raises
+        ------
+        ValueError
+            Naming ``name`` and what is wrong.
+        TypeError
+            For an f or grad whose value is not real (complex, None, a str, an object array).
         """
         X = as_matrix(X, name)
         if self.n is not None and X.shape != (self.n, self.r):
             raise ValueError(f"{name} has shape {X.shape} but the problem is on St({self.n}, {self.r})")
-        value = self._f(X)
-        if not np.isscalar(value) and np.ndim(value) != 0 or not np.isfinite(float(value)):
-            raise ValueError(f"f({name}) must be a finite number, got {value!r}")
-        G = np.asarray(self._grad(X))
-        if G.shape != X.shape:
-            raise ValueError(f"grad({name}) has shape {G.shape}, but {name} has shape {X.shape}")
-        if not np.all(np.isfinite(G)):
-            raise ValueError(f"grad({name}) has non-finite entries")
+        if self.rotations_only:
+            if X.shape[0] != X.shape[1]:
+                raise ValueError(f"the problem is on SO(n) (rotations_only) but {name} has shape {X.shape}, not square")
+            det = float(np.linalg.det(X))
+            if not det > 0:
+                raise ValueError(f"the problem is on SO(n) (rotations_only) but det {name} = {det:.3g}: {name} is a "
+                                 f"reflection; flip one column's sign to start in SO(n)")
+        f0 = self._eval_f(X, name)
+        G = self._eval_grad(X, name)
         if not np.isfinite(self.h(X)):
             raise ValueError(f"{name} is infeasible for h = {self.h!r} (h({name}) = inf)")
+        self._start(X, f0, G, name)
         if self.n is None:
             self.n, self.r = X.shape
 
     def __repr__(self) -> str:
         L = f"L={self._L:g}" if self._L is not None else "L estimated"
-        return f"SmoothProblem(n={self.n}, r={self.r}, h={self.h!r}, {L})"
+        so = ", rotations_only" if self.rotations_only else ""
+        return f"SmoothProblem(n={self.n}, r={self.r}, h={self.h!r}, {L}{so})"
 
 
 def _secant_estimate(problem: SmoothProblem, n: int, r: int) -> float:
@@ -241,35 +370,3 @@ def _secant_estimate(problem: SmoothProblem, n: int, r: int) -> float:
                 best = max(best, float(np.linalg.norm(problem.grad(Y) - G)) / move)
     return best if best > 0.0 else 1.0
 
-
-def from_pymanopt(problem, h: Penalty | None = None, L: float | None = None) -> SmoothProblem:
-    """A :class:`SmoothProblem` from a pymanopt ``Problem`` on ``Stiefel(n, r)``.
-
-    Parameters
-    ----------
-    problem : pymanopt.Problem
-        Its manifold must be ``pymanopt.manifolds.Stiefel(n, r)`` (one copy); its cost is f, and its
-        Euclidean gradient (written by the user with ``@pymanopt.function.numpy``, or derived by an
-        autodiff backend the user has installed) is grad f.
-    h : Penalty, optional
-        The separable nonsmooth part added to the cost (pymanopt has no nonsmooth method).
-    L : float, optional
-        A Lipschitz constant of the Euclidean gradient on St(n, r), as for :class:`SmoothProblem`.
-
-    Returns
-    -------
-    SmoothProblem
-        With f the cost, grad f the Euclidean gradient and shape (n, r).
-    """
-    try:
-        import pymanopt
-    except ImportError as err:  # pragma: no cover - pymanopt is a declared dependency
-        raise ImportError("from_pymanopt needs pymanopt (declared in pyproject.toml)") from err
-    if not isinstance(problem, pymanopt.Problem):
-        raise TypeError(f"from_pymanopt takes a pymanopt.Problem, got {type(problem).__name__}")
-    manifold = problem.manifold
-    match = re.fullmatch(r"Stiefel manifold St\((\d+),\s*(\d+)\)", str(manifold))
-    if not isinstance(manifold, pymanopt.manifolds.Stiefel) or match is None:
-        raise ValueError(f"from_pymanopt needs a problem on Stiefel(n, r) (one copy), got {manifold}")
-    n, r = int(match.group(1)), int(match.group(2))
-    return SmoothProblem(problem.cost, problem.euclidean_gradient, h=h, L=L, shape=(n, r))

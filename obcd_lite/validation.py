@@ -10,6 +10,7 @@ property test ``tests/test_validation.py`` holds the public API to this promise.
 from __future__ import annotations
 
 import numbers
+import sys
 
 import numpy as np
 
@@ -209,10 +210,11 @@ def check_problem(problem, X: np.ndarray | None = None, name: str = "X0", solver
     ValueError
         If X does not have ``problem.n`` rows.
     """
-    from .penalties import Penalty  # penalties imports this module
-
+    # Penalties sit above this module (penalties -> rounding -> validation), so the base class is looked
+    # up, not imported: an object can only be a Penalty once obcd_lite.penalties.base has been loaded.
+    base = sys.modules.get(__package__ + ".penalties.base")
     missing = [attr for attr in ("F", "grad") if not callable(getattr(problem, attr, None))]
-    if missing or not isinstance(getattr(problem, "h", None), Penalty):
+    if missing or base is None or not isinstance(getattr(problem, "h", None), base.Penalty):
         raise TypeError(f"{solver}: the problem does not follow obcd_lite.protocol.Problem (a QuadraticProblem, or "
                         f"f and grad wrapped in obcd_lite.SmoothProblem; it needs F, grad and a Penalty h), "
                         f"got problem = {problem!r}")

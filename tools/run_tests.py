@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 NBVAL = ["--nbval", "--nbval-sanitize-with", "notebooks/sanitize.cfg"]
 
-#: label -> environment overrides. Measured on an AMD EPYC with AVX-512 (README, "Same answer on every
+#: label -> environment overrides. Measured on an AMD EPYC with AVX-512 (docs/results.md, "Same answer on every
 #: machine"): OpenBLAS's core type changes OBCD's and ManPG's X, eigh and the residual; NumPy's dispatch
 #: changes its vectorized exp/sin. Each variant combines one of each, as a real machine would.
 VARIANTS = {

@@ -2,14 +2,24 @@
 loading them, resuming a grid from them, checkpoints, and the time each run needs to reach its instance's best F.
 
 Records hold one row per run (:data:`RECORD_COLUMNS`); a run that raised has stop reason :data:`FAILED`.
-A grid resumes from a previous experiment of the same budget and data (:func:`reusable_runs`): its
-finished runs are taken over, identified by :data:`IDENTITY`. The grid itself: :mod:`.runner`.
+A grid resumes from a previous experiment of the same budget, sizes and data (:func:`reusable_runs`, checked
+before any run): its finished runs are taken over, identified by :data:`IDENTITY`. The grid itself: :mod:`.runner`.
+
+A checkpoint file cannot be lost: :func:`prepare_checkpoint` checks its folder and any experiment already in it
+before the first run, and claims the file for this grid's settings; :func:`write_checkpoint` writes each time
+through a temporary file of its own in the same folder, renamed over the file (``os.replace``, atomic) under an
+exclusive lock (``fcntl.flock`` on ``<file>.lock``), after merging the runs another writer put there
+(:func:`merge_experiments`). Two grids, threads or processes may share one checkpoint: it ends up with the runs of
+both; a writer killed at any moment leaves the last complete file (and at worst a stray ``<file>.*.tmp``).
+A file that is not a whole pickled :class:`Experiment` is named as corrupt/truncated (:func:`load_experiment`).
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import pickle
+import tempfile
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,6 +33,10 @@ TARGET_RTOL = 1e-6
 FAILED = "failed"
 #: Seconds between two writes of ``run_experiment(checkpoint=...)`` (and one at the end).
 CHECKPOINT_EVERY = 10.0
+#: The budget every run of a resumed grid or of one checkpoint file shares.
+BUDGET_SETTINGS = ("time_limit", "max_iter", "options")
+#: The sizes asked for that every run of a resumed grid or of one checkpoint file shares.
+SIZE_SETTINGS = ("m", "n", "r")
 
 #: The columns of the table :func:`~.runner.run_experiment` returns, one row per run.
 RECORD_COLUMNS = ("run", "method", "problem", "dataset", "m", "n", "r", "lam", "scale", "seed", "start", "F",
@@ -45,7 +59,8 @@ class Experiment:
     datasets : dict
         (name, m, n, seed) -> the :class:`~obcd_lite.data.Dataset` used (empty once saved).
     settings : dict
-        The budget (``time_limit``, ``max_iter``, ``options``) and the data digests (for ``resume``).
+        The budget (``time_limit``, ``max_iter``, ``options``), the sizes asked for (``m``, ``n``, ``r``) and
+        the data digests (``digests``: (name, m, n, seed) -> digest), for ``resume`` and ``checkpoint``.
     """
 
     records: pd.DataFrame
@@ -58,14 +73,27 @@ class Experiment:
         """Write the experiment to ``path`` (a pickle; :func:`load_experiment` reads it back) without
         the data sets, which can be large (a 5000 x 5000 C) and are rebuilt from their seeds by
         :func:`~obcd_lite.data.load_dataset` (their digests stay in ``settings`` for ``resume``).
+        The file is replaced whole (a temporary file of its own, then ``os.replace``): a save killed
+        midway leaves the previous file.
 
         Parameters
         ----------
         path : str or os.PathLike
             The file to write.
         """
-        with open(path, "wb") as file:
-            pickle.dump(dataclasses.replace(self, datasets={}), file)
+        path = os.fspath(path)
+        fd, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
+                                         prefix=f"{os.path.basename(path)}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as file:
+                pickle.dump(dataclasses.replace(self, datasets={}), file)
+                file.flush()
+                os.fsync(file.fileno())  # on disk before the rename makes it the file
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
 
 
 def load_experiment(path) -> Experiment:
@@ -83,13 +111,21 @@ def load_experiment(path) -> Experiment:
 
     Raises
     ------
+    ValueError
+        If the file is corrupt/truncated: empty, cut short or not a pickle.
     TypeError
         If the file holds something else.
     """
-    with open(path, "rb") as file:
-        experiment = pickle.load(file)
+    try:
+        with open(path, "rb") as file:
+            experiment = pickle.load(file)
+    except OSError:
+        raise  # no such file, no permission: said by the OS, naming the path
+    except Exception as exc:  # noqa: BLE001 (any garbage: EOFError, UnpicklingError, ValueError, ...)
+        raise ValueError(f"{os.fspath(path)!r} is corrupt/truncated: it is not a whole saved Experiment "
+                         f"({type(exc).__name__}: {exc}); delete it or use another copy") from exc
     if not isinstance(experiment, Experiment):
-        raise TypeError(f"{path!r} holds a {type(experiment).__name__}, not an Experiment")
+        raise TypeError(f"{os.fspath(path)!r} holds a {type(experiment).__name__}, not an Experiment")
     return experiment
 
 
@@ -113,17 +149,55 @@ def run_identity(row: dict) -> tuple:
     return tuple("nan" if isinstance(row[k], float) and np.isnan(row[k]) else row[k] for k in IDENTITY)
 
 
-def reusable_runs(resume, budget: dict, digests: dict) -> dict:
-    """The finished runs of a previous experiment that a grid of this budget on these data may take over.
+def check_settings(saved: dict, settings: dict, what: str) -> None:
+    """Raise unless runs of ``saved`` settings and of ``settings`` may stand in one experiment: the same
+    budget (:data:`BUDGET_SETTINGS`), the same sizes (:data:`SIZE_SETTINGS`; not checked against a file
+    written before they were recorded) and the same digest for every data set both have.
+
+    Parameters
+    ----------
+    saved : dict
+        The settings of the experiment already there (``Experiment.settings``).
+    settings : dict
+        This grid's settings.
+    what : str
+        How the error names the saved experiment ("resume: the previous experiment").
+
+    Raises
+    ------
+    ValueError
+        Naming each setting that differs, with both values, or the data set whose digest differs.
+    """
+    differ = [key for key in BUDGET_SETTINGS if saved.get(key) != settings[key]]
+    differ += [key for key in SIZE_SETTINGS if key in saved and saved[key] != settings[key]]
+    if differ:
+        raise ValueError(f"{what} ran with " + ", ".join(f"{key} = {saved.get(key)!r}" for key in differ)
+                         + ", this call has " + ", ".join(f"{key} = {settings[key]!r}" for key in differ)
+                         + "; runs of one experiment share their budget, options and sizes")
+    for key, digest in saved.get("digests", {}).items():
+        if key in settings["digests"] and digest != settings["digests"][key]:
+            raise ValueError(f"{what}: its data set {key} differs from this call's (another machine rounds "
+                             "A^T A differently); rerun it instead")
+
+
+def _runs(experiment: Experiment) -> dict:
+    """:func:`run_identity` -> (record, history frame or None, X or None) of every run of ``experiment``."""
+    histories = dict(tuple(experiment.histories.groupby("run"))) if len(experiment.histories) else {}
+    return {run_identity(record): (record, histories.get(record["run"]), experiment.points.get(record["run"]))
+            for record in experiment.records.to_dict("records")}
+
+
+def reusable_runs(resume, settings: dict, grid) -> dict:
+    """The finished runs of a previous experiment that this grid takes over; checked before any run.
 
     Parameters
     ----------
     resume : Experiment or str or os.PathLike or None
         The previous experiment, or the path of one saved by :meth:`Experiment.save`; None: nothing to take over.
-    budget : dict
-        This grid's ``time_limit``, ``max_iter`` and ``options`` (as ``Experiment.settings`` holds them).
-    digests : dict
-        (name, m, n, seed) -> the digest of this grid's data set.
+    settings : dict
+        This grid's settings (budget, sizes and digests, as ``Experiment.settings`` holds them).
+    grid : iterable of dict
+        The identities (:data:`IDENTITY`) of this grid's runs.
 
     Returns
     -------
@@ -133,24 +207,31 @@ def reusable_runs(resume, budget: dict, digests: dict) -> dict:
     Raises
     ------
     ValueError
-        If the previous experiment ran with another budget or options, or on other data.
+        If the previous experiment ran with another budget, options or sizes, or on other data, if its file is
+        corrupt/truncated, or if it has finished runs but none of them belongs to this grid (the values that
+        differ are named).
+    FileNotFoundError
+        If ``resume`` names no file.
     """
     if resume is None:
         return {}
     if not isinstance(resume, Experiment):
+        if not os.path.exists(resume):
+            raise FileNotFoundError(f"resume = {os.fspath(resume)!r}: no such file")
         resume = load_experiment(resume)
-    differ = [key for key in budget if resume.settings.get(key) != budget[key]]
-    if differ:
-        raise ValueError("resume: the previous experiment ran with " + ", ".join(
-            f"{key} = {resume.settings.get(key)!r}" for key in differ) + ", this call has " + ", ".join(
-            f"{key} = {budget[key]!r}" for key in differ) + "; a resumed grid keeps its budget and options")
-    for key, digest in resume.settings.get("digests", {}).items():
-        if key in digests and digest != digests[key]:
-            raise ValueError(f"resume: data set {key} of the previous experiment differs from this one's "
-                             "(another machine rounds A^T A differently); rerun it instead")
-    runs = dict(tuple(resume.histories.groupby("run"))) if len(resume.histories) else {}
-    return {run_identity(record): (record, runs.get(record["run"]), resume.points.get(record["run"]))
-            for record in resume.records.to_dict("records") if record["stop_reason"] != FAILED}
+    check_settings(resume.settings, settings, "resume: the previous experiment")
+    finished = {key: run for key, run in _runs(resume).items() if run[0]["stop_reason"] != FAILED}
+    grid = {run_identity(ident) for ident in grid}
+    if finished and not set(finished) & grid:
+        theirs = [set(column) for column in zip(*finished)]
+        ours = [set(column) for column in zip(*grid)]
+        disjoint = [i for i in range(len(IDENTITY)) if not theirs[i] & ours[i]] or range(len(IDENTITY))
+        raise ValueError(f"resume: none of the previous experiment's {len(finished)} finished runs is a run of this "
+                         "grid (" + "; ".join(f"{IDENTITY[i]}: it has {sorted(map(str, theirs[i]))}, this call "
+                                              f"{sorted(map(str, ours[i]))}" for i in disjoint if theirs[i] != ours[i])
+                         + "); drop resume= to run this grid afresh (one checkpoint file keeps the runs of several "
+                         "grids of one budget)")
+    return {key: run for key, run in finished.items() if key in grid}
 
 
 def failed_record(ident: dict, error: BaseException) -> dict:
@@ -200,19 +281,129 @@ def assemble(records: dict, histories: dict, points: dict, data: dict, settings:
                       settings=dict(settings))
 
 
+def merge_experiments(saved: Experiment, new: Experiment) -> Experiment:
+    """The runs of both, one per identity (:data:`IDENTITY`): ``new``'s, except that a finished run of
+    ``saved`` is never replaced by a failed one; ``saved``'s order first, renumbered from 0.
+
+    Parameters
+    ----------
+    saved : Experiment
+        What a checkpoint file holds (possibly written by another grid).
+    new : Experiment
+        This grid's runs so far; its settings must pass :func:`check_settings` against ``saved``'s.
+
+    Returns
+    -------
+    Experiment
+        Records, histories and points of the union; ``new``'s settings with the digests of both.
+    """
+    settings = {**new.settings, "digests": {**saved.settings.get("digests", {}), **new.settings.get("digests", {})}}
+    if not len(saved.records):
+        return dataclasses.replace(new, settings=settings)
+    runs = _runs(saved)
+    for key, run in _runs(new).items():
+        if not (run[0]["stop_reason"] == FAILED and key in runs and runs[key][0]["stop_reason"] != FAILED):
+            runs[key] = run
+    records, histories, points = {}, {}, {}
+    for number, (record, history, X) in enumerate(runs.values()):
+        records[number] = {**record, "run": number}
+        if history is not None:
+            histories[number] = history.assign(run=number)
+        if X is not None:
+            points[number] = X
+    return assemble(records, histories, points, new.datasets, settings)
+
+
+@contextlib.contextmanager
+def _locked(path: str):
+    """Hold an exclusive lock on ``<path>.lock`` (``flock``: between processes and between threads,
+    each opening the file anew); released by the OS if the holder dies. Without ``fcntl`` (Windows)
+    writes are not serialised: one checkpoint per grid there."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover (POSIX here)
+        yield
+        return
+    with open(f"{path}.lock", "a") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+
+
+def prepare_checkpoint(path, settings: dict) -> str:
+    """Before the first run: the checkpoint's folder exists and takes a new file; an experiment already in
+    the file is readable and of this grid's settings; an absent file is written (empty, with these settings),
+    so that a grid of other settings started later is refused before its first run too.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The checkpoint file.
+    settings : dict
+        This grid's settings (budget, sizes and digests).
+
+    Returns
+    -------
+    str
+        ``path`` as a string.
+
+    Raises
+    ------
+    ValueError
+        If the folder is missing or not writable, the path is a folder, the file is corrupt/truncated or
+        holds runs of other settings (naming them).
+    TypeError
+        If ``path`` is not a path or the file holds something other than an Experiment.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"checkpoint must be a file path (str or os.PathLike), got checkpoint = {path!r}")
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ValueError(f"checkpoint = {path!r}: its folder {folder!r} does not exist; create it first "
+                         "(nothing has run)")
+    if os.path.isdir(path):
+        raise ValueError(f"checkpoint = {path!r} is a folder; give a file in it")
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=f"{os.path.basename(path)}.", suffix=".tmp")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise ValueError(f"checkpoint = {path!r}: cannot write in its folder {folder!r} ({exc})") from exc
+    with _locked(path):
+        if os.path.exists(path):
+            check_settings(load_experiment(path).settings, settings, f"checkpoint: the file {path!r}")
+        else:
+            assemble({}, {}, {}, {}, settings).save(path)
+    return path
+
+
 def write_checkpoint(experiment: Experiment, path) -> None:
-    """Save atomically: a run killed while writing leaves the previous checkpoint intact.
+    """Merge ``experiment`` into the checkpoint file and replace it atomically, under the file's lock: runs
+    another writer put there are kept (:func:`merge_experiments`); a writer killed at any moment leaves the
+    last complete file.
 
     Parameters
     ----------
     experiment : Experiment
         The experiment so far.
     path : str or os.PathLike
-        The checkpoint file (written through ``path.partial``).
+        The checkpoint file (checked by :func:`prepare_checkpoint` before the first run).
+
+    Raises
+    ------
+    ValueError
+        If the file now holds runs of other settings or is corrupt/truncated (written meanwhile by another program).
     """
-    partial = f"{path}.partial"
-    experiment.save(partial)
-    os.replace(partial, path)
+    path = os.fspath(path)
+    with _locked(path):
+        if os.path.exists(path):
+            saved = load_experiment(path)
+            check_settings(saved.settings, experiment.settings, f"checkpoint: the file {path!r}")
+            experiment = merge_experiments(saved, experiment)
+        experiment.save(path)
 
 
 def time_to_target(experiment: Experiment, rtol: float = TARGET_RTOL, feasibility_tol: float = 1e-8) -> pd.DataFrame:

@@ -40,8 +40,8 @@ from ..stiefel import feasibility, identity_init, random_stiefel
 from ..validation import UnsupportedProblemError, check_nonnegative
 from .metrics import NNZ_TOL, adjusted_explained_variance, sparsity
 from .parallel import concurrent_runs, settled
-from .records import (CHECKPOINT_EVERY, Experiment, assemble, failed_record, reusable_runs, run_identity,
-                      write_checkpoint)
+from .records import (CHECKPOINT_EVERY, Experiment, assemble, failed_record, prepare_checkpoint, reusable_runs,
+                      run_identity, write_checkpoint)
 
 #: Problem names: l0-SPCA, l1-SPCA (Section 1.1) and nonnegative PCA (Appendix E.1).
 PROBLEMS = ("l0", "l1", "nonneg")
@@ -167,7 +167,35 @@ def _check_names(values, valid, what: str) -> tuple:
     for value in values:
         if value not in valid:
             raise ValueError(f"unknown {what} {value!r}; valid names: {', '.join(valid)}")
+    _check_unique(values, what)
     return values
+
+
+def _check_unique(values: tuple, what: str) -> None:
+    """A value twice in a grid gives the same run twice (one identity, :data:`~.records.IDENTITY`)."""
+    twice = sorted({repr(v) for i, v in enumerate(values) if v in values[:i]})
+    if twice:
+        raise ValueError(f"{what} {', '.join(twice)} given twice: a grid runs each combination once")
+
+
+def _check_positive_int(value, name: str) -> int:
+    """``value`` as an int >= 1; a bool, a float (even 2.0) or anything else is refused naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {name} = {value!r}")
+    return int(value)
+
+
+def _check_seeds(seeds) -> tuple:
+    """The grid's seeds: non-negative ints (they seed numpy's generators), each once."""
+    seeds = _as_tuple(seeds)
+    if not seeds:
+        raise ValueError("seeds = () gives no run; give at least one integer seed")
+    for seed in seeds:
+        if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seeds must be non-negative integers, got seed {seed!r} in seeds = {seeds!r}")
+    seeds = tuple(int(seed) for seed in seeds)
+    _check_unique(seeds, "seed")
+    return seeds
 
 
 def _as_tuple(values) -> tuple:
@@ -204,11 +232,11 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
     starts : str or sequence of str
         Names in :data:`STARTS`.
     seeds : int or sequence of int
-        Each seeds the data draw, the random start and the solvers' ``rng``.
+        Non-negative, each once: each seeds the data draw, the random start and the solvers' ``rng``.
     time_limit : float
         Seconds per run (> 0), the same for every method.
     max_iter : int
-        Iteration cap per solver (default large: the time decides).
+        Iteration cap per solver, a positive int (default large: the time decides).
     scale : float or dict or None
         1.0 or 0.5 for l0/l1 (None: 1.0, the paper's text), or a dict problem -> scale (the
         paper's l0 and l1 tables use different ones); see :func:`build_problem`.
@@ -228,12 +256,15 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
         at most that many runs are in flight).
     resume : Experiment or str or os.PathLike or None
         A previous :class:`~.records.Experiment` (or the path of one saved by :meth:`~.records.Experiment.save` or
-        ``checkpoint``) of the same ``time_limit``, ``max_iter`` and ``options``: its finished runs
-        (every row but the failed ones) are taken over, renumbered in this grid, with their histories
-        and points; only the others run. The grid may grow (more seeds, lams, methods).
+        ``checkpoint``) of the same ``time_limit``, ``max_iter``, ``options``, ``m``, ``n``, ``r`` and data
+        (checked before any run): its finished runs (every row but the failed ones) are taken over, renumbered
+        in this grid, with their histories and points; only the others run. The grid may grow (more seeds,
+        lams, methods), but one that shares no run with it is refused, naming what differs.
     checkpoint : str or os.PathLike or None
-        The experiment so far is written there (:meth:`~.records.Experiment.save`) every
-        :data:`~.records.CHECKPOINT_EVERY` seconds and at the end, so that a grid killed midway resumes from it.
+        A file the runs so far are merged into every :data:`~.records.CHECKPOINT_EVERY` seconds and at the
+        end, so that a grid killed midway resumes from it (:func:`~.records.write_checkpoint`: atomic, under a
+        lock; runs other grids of the same settings wrote there are kept). Its folder, and the settings of an
+        experiment already in it, are checked before the first run.
 
     Returns
     -------
@@ -243,8 +274,10 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
     Raises
     ------
     ValueError
-        Naming the bad value: an unknown name, an empty grid, a non-integer seed, r > n, a bad scale,
-        options for methods not in the run, or a ``resume`` of another budget or other data.
+        Naming the bad value: an unknown name, an empty grid, a value twice, a negative or non-integer seed,
+        a max_iter, r, m or n that is not a positive int, r > n, a bad scale, options for methods not in the
+        run, a ``resume`` of another budget, other sizes or other data (or sharing no run with this grid), a
+        ``checkpoint`` in a missing folder or holding runs of other settings, a corrupt/truncated file.
     """
     problems = _check_names(problems, PROBLEMS, "problem")
     datasets = _check_names(datasets, DATASET_NAMES, "data set")
@@ -253,19 +286,17 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
     if not methods:
         raise ValueError(f"no methods given; valid: {', '.join(SOLVERS)}")
     stages = {method: parse_method(method) for method in methods}
+    _check_unique(methods, "method")
     lams = tuple(check_nonnegative(lam, "lam") for lam in _as_tuple(lams))
     if not lams and set(problems) != {"nonneg"}:
         raise ValueError(f"lams = () leaves the problems {[p for p in problems if p != 'nonneg']} without a run; "
                          "give at least one lam >= 0")
-    seeds = _as_tuple(seeds)
-    if not seeds:
-        raise ValueError("seeds = () gives no run; give at least one integer seed")
-    for seed in seeds:
-        if isinstance(seed, bool) or int(seed) != seed:
-            raise ValueError(f"seeds must be integers, got {seed!r}")
+    _check_unique(lams, "lam")
+    seeds = _check_seeds(seeds)
     time_limit = check_nonnegative(time_limit, "time_limit", strict=True)
-    if isinstance(r, bool) or int(r) != r or r < 1:
-        raise ValueError(f"r must be a positive integer, got r = {r!r}")
+    max_iter = _check_positive_int(max_iter, "max_iter")
+    r = _check_positive_int(r, "r")
+    m, n = (None if v is None else _check_positive_int(v, name) for v, name in ((m, "m"), (n, "n")))
     scales = _check_scales(scale, problems)
     if on_unsupported not in ("record", "raise"):
         raise ValueError(f"on_unsupported must be 'record' or 'raise', got {on_unsupported!r}")
@@ -274,7 +305,7 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
     if unknown:
         raise ValueError(f"options given for methods not in the run: {sorted(unknown)}")
     slots = None if executor is None else concurrent_runs(executor)
-    budget = dict(time_limit=time_limit, max_iter=int(max_iter), options=repr(sorted(options.items())))
+    settings = dict(time_limit=time_limit, max_iter=max_iter, options=repr(sorted(options.items())), m=m, n=n, r=r)
 
     data, digests = {}, {}
     for name, seed in itertools.product(datasets, seeds):
@@ -284,18 +315,25 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
             raise ValueError(f"r = {r} > n = {ds.n} (data set {name!r}): St(n, r) needs r <= n")
         digests[key] = _digest(ds)
 
-    settings = {**budget, "digests": digests}
-    reusable = reusable_runs(resume, budget, digests)
-    grid = [(p, name, lam, seed, start, method)
-            for p in problems for name in datasets for lam in (lams if p != "nonneg" else (np.nan,))
-            for seed in seeds for start in starts for method in methods]
+    settings["digests"] = digests
+    combinations = [(p, name, lam, seed, start, method)
+                    for p in problems for name in datasets for lam in (lams if p != "nonneg" else (np.nan,))
+                    for seed in seeds for start in starts for method in methods]
+    grid = []  # each run's identity
+    for run, (p, name, lam, seed, start, method) in enumerate(combinations):
+        ds = data[name, m, n, seed]
+        grid.append(dict(run=run, method=method, problem=p, dataset=name, m=ds.m, n=ds.n, r=r, lam=lam,
+                         scale=0.5 if p == "nonneg" else (1.0 if scales[p] is None else scales[p]), seed=seed,
+                         start=start))
+    # Both checked before the first run: a resume of other settings or data, a checkpoint that cannot be written.
+    reusable = reusable_runs(resume, settings, grid)
+    if checkpoint is not None:
+        checkpoint = prepare_checkpoint(checkpoint, settings)
     specs, call = [], uuid.uuid4().hex
     records, histories, points = {}, {}, {}
-    for run, (p, name, lam, seed, start, method) in enumerate(grid):
-        key = (name, m, n, int(seed))
-        ident = dict(run=run, method=method, problem=p, dataset=name, m=data[key].m, n=data[key].n, r=int(r),
-                     lam=lam, scale=0.5 if p == "nonneg" else (1.0 if scales[p] is None else scales[p]),
-                     seed=int(seed), start=start)
+    for ident in grid:
+        run, p, method = ident["run"], ident["problem"], ident["method"]
+        key = (ident["dataset"], m, n, ident["seed"])
         if run_identity(ident) in reusable:  # finished in the resumed experiment: taken over, not redone
             record, history, X = reusable[run_identity(ident)]
             records[run] = {**record, "run": run}
@@ -337,7 +375,6 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
     if checkpoint is not None:
         write_checkpoint(result, checkpoint)
     return result
-
 
 
 def _check_scales(scale, problems) -> dict:

@@ -46,14 +46,34 @@ from typing import NamedTuple
 import numpy as np
 
 from ..protocol import is_quadratic
-from ..penalties import L0, L1, CappedL1, NonNeg, Zero
+from ..penalties import penalty_class, registered_name
 from ..stiefel import polar
 
 #: SCIP's feasibility tolerance (numerics/feastol), kept at its default and used in the drift bound.
 FEASTOL = 1e-6
-#: The smooth-part model per penalty: the eigenbasis is 3-25x faster for l1 but 4-7x slower for l0 at
-#: r = 3 (measured on ``benchmarks/global_reach.py``'s instances).
-MODEL_FOR = {Zero: "eigen", L1: "eigen", NonNeg: "direct", CappedL1: "eigen", L0: "direct"}
+
+
+class PenaltyModel(NamedTuple):
+    """How the SCIP model states one registered penalty (a row of :data:`PENALTY_MODELS`).
+
+    Attributes
+    ----------
+    smooth_model : str
+        The default model of the smooth part, "eigen" or "direct".
+    lipschitz : bool
+        h is lam-Lipschitz entry by entry (l1, capped-l1): the relaxation's drift includes lam's share.
+    nonneg : bool
+        h is the indicator of X >= 0: the entries' lower bound is 0 and the columns are ordered by their
+        first row (in ``terms``) instead of by ``_break_symmetry``.
+    terms : callable or None
+        ``terms(M, X, h, lam, n, r, has_symmetry_order) -> list``: h's variables and constraints, and
+        its terms of the objective (None: h = 0).
+    """
+
+    smooth_model: str
+    lipschitz: bool
+    nonneg: bool
+    terms: object
 
 
 class ScipAnswer(NamedTuple):
@@ -159,7 +179,7 @@ def relaxation_drift(problem, r: int, eps: float = FEASTOL) -> float:
     moved = r * eps / (1.0 + math.sqrt(1.0 - r * eps))
     drift = 0.5 * C2 * math.sqrt(r) * r * eps
     lam = float(getattr(problem.h, "lam", 0.0))
-    if isinstance(problem.h, (L1, CappedL1)):
+    if _penalty_model(problem.h).lipschitz:
         drift += lam * math.sqrt(n * r) * moved + lam * n * r * eps
     if problem.L is not None:
         drift += float(np.linalg.norm(problem.L)) * moved
@@ -193,7 +213,7 @@ def build_model(problem, r: int, model: str):
     """
     from pyscipopt import Model
     n, C, h = problem.n, problem.C, problem.h
-    nonneg = isinstance(h, NonNeg)
+    nonneg = _penalty_model(h).nonneg
     lam, eigvals, V = float(getattr(h, "lam", 0.0)), *np.linalg.eigh(C)
     M = Model("stiefel")
     M.hideOutput()
@@ -260,65 +280,101 @@ def _add_row_constraints(M, Y, m: int, r: int) -> None:
                 M.addCons(_quad((Y[i][j] + s * Y[l][j]) * (Y[i][j] + s * Y[l][j]) for j in range(r)) <= 2.0)
 
 
+def _l1_terms(M, X, h, lam: float, n: int, r: int, has_symmetry_order: bool) -> list:
+    """l1: |x| <= t, lam sum t, and sum_i t_ij >= 1 (||x_j||_1 >= ||x_j||_2 = 1)."""
+    t = [[M.addVar(f"t{i}_{j}", lb=0.0, ub=1.0) for j in range(r)] for i in range(n)]
+    for i in range(n):
+        for j in range(r):
+            M.addCons(t[i][j] >= X[i][j])
+            M.addCons(t[i][j] >= -X[i][j])
+    for j in range(r):
+        M.addCons(_quad(t[i][j] for i in range(n)) >= 1.0)
+        M.addCons(_quad(t[i][j] for i in range(n)) <= math.sqrt(n))
+    return [lam * t[i][j] for i in range(n) for j in range(r)]
+
+
+def _l0_terms(M, X, h, lam: float, n: int, r: int, has_symmetry_order: bool) -> list:
+    """l0: binaries z with -z <= x <= z, lam sum z, and sum_i z_ij >= 1."""
+    z = [[M.addVar(f"z{i}_{j}", vtype="B") for j in range(r)] for i in range(n)]
+    for i in range(n):
+        for j in range(r):
+            M.addCons(X[i][j] <= z[i][j])
+            M.addCons(-X[i][j] <= z[i][j])
+    for j in range(r):
+        M.addCons(_quad(z[i][j] for i in range(n)) >= 1.0)
+    return [lam * z[i][j] for i in range(n) for j in range(r)]
+
+
+def _capped_l1_terms(M, X, h, lam: float, n: int, r: int, has_symmetry_order: bool) -> list:
+    """capped-l1: s >= |x| - (1 - tau) b, s >= tau b with b binary, lam sum s, and sum_i s_ij >= tau."""
+    tau = min(float(h.tau), 1.0)  # |x| <= 1: a cap at tau >= 1 never binds
+    s = [[M.addVar(f"s{i}_{j}", lb=0.0, ub=tau) for j in range(r)] for i in range(n)]
+    for i in range(n):
+        for j in range(r):
+            a = M.addVar(f"a{i}_{j}", lb=0.0, ub=1.0)
+            b = M.addVar(f"b{i}_{j}", vtype="B")
+            M.addCons(a >= X[i][j])
+            M.addCons(a >= -X[i][j])
+            M.addCons(s[i][j] >= a - (1.0 - tau) * b)
+            M.addCons(s[i][j] >= tau * b)
+    for j in range(r):  # min(|x|, tau) >= tau x^2, so a unit column pays at least tau
+        M.addCons(_quad(s[i][j] for i in range(n)) >= tau)
+    return [lam * s[i][j] for i in range(n) for j in range(r)]
+
+
+def _nonneg_terms(M, X, h, lam: float, n: int, r: int, has_symmetry_order: bool) -> list:
+    """X >= 0: z_ij = 1 when row i may be nonzero in column j; one column per row. With column-order
+    symmetry the columns are ordered by their first nonzero row (and not by :func:`_break_symmetry`)."""
+    z = [[M.addVar(f"z{i}_{j}", vtype="B") for j in range(r)] for i in range(n)]
+    for i in range(n):
+        M.addCons(_quad(z[i]) <= 1.0)
+        for j in range(r):
+            M.addCons(X[i][j] <= z[i][j])
+    for j in range(r):
+        M.addCons(_quad(z[i][j] for i in range(n)) >= 1.0)
+    if has_symmetry_order:
+        # columns ordered by their first row: row i enters column j > 0 only after an earlier row
+        # entered column j - 1
+        for j in range(1, r):
+            for i in range(n):
+                M.addCons(z[i][j] <= _quad(z[l][j - 1] for l in range(i)))
+    return []
+
+
+#: The model of each penalty SCIP takes, keyed by its registered name (``penalties.registered_name``);
+#: the smooth-part model: the eigenbasis is 3-25x faster for l1 but 4-7x slower for l0 at r = 3 (measured
+#: on ``benchmarks/global_reach.py``'s instances).
+PENALTY_MODELS = {
+    "zero": PenaltyModel("eigen", lipschitz=False, nonneg=False, terms=None),
+    "l1": PenaltyModel("eigen", lipschitz=True, nonneg=False, terms=_l1_terms),
+    "nonneg": PenaltyModel("direct", lipschitz=False, nonneg=True, terms=_nonneg_terms),
+    "capped_l1": PenaltyModel("eigen", lipschitz=True, nonneg=False, terms=_capped_l1_terms),
+    "l0": PenaltyModel("direct", lipschitz=False, nonneg=False, terms=_l0_terms),
+}
+#: The smooth-part model per penalty class (the registered classes of :data:`PENALTY_MODELS`).
+MODEL_FOR = {penalty_class(name): row.smooth_model for name, row in PENALTY_MODELS.items()}
+
+
+def _penalty_model(h) -> PenaltyModel:
+    """The row of :data:`PENALTY_MODELS` for ``h`` (a penalty :func:`unsupported_reason` accepts)."""
+    row = PENALTY_MODELS.get(registered_name(h))
+    if row is None:
+        raise ValueError(f"the SCIP model has no row for h = {h!r}: it knows the registered penalties "
+                         f"{tuple(PENALTY_MODELS)} (a subclass is not its parent)")
+    return row
+
+
 def _penalty_terms(M, X, h, lam: float, n: int, r: int, has_symmetry_order: bool) -> list:
-    """Variables and constraints of h; returns its terms of the objective. For X >= 0 with column-order
-    symmetry, the columns are ordered by their first nonzero row (and not by :func:`_break_symmetry`)."""
-    terms = []
-    if isinstance(h, L1):
-        t = [[M.addVar(f"t{i}_{j}", lb=0.0, ub=1.0) for j in range(r)] for i in range(n)]
-        for i in range(n):
-            for j in range(r):
-                M.addCons(t[i][j] >= X[i][j])
-                M.addCons(t[i][j] >= -X[i][j])
-        for j in range(r):
-            M.addCons(_quad(t[i][j] for i in range(n)) >= 1.0)
-            M.addCons(_quad(t[i][j] for i in range(n)) <= math.sqrt(n))
-        terms += [lam * t[i][j] for i in range(n) for j in range(r)]
-    elif isinstance(h, L0):
-        z = [[M.addVar(f"z{i}_{j}", vtype="B") for j in range(r)] for i in range(n)]
-        for i in range(n):
-            for j in range(r):
-                M.addCons(X[i][j] <= z[i][j])
-                M.addCons(-X[i][j] <= z[i][j])
-        for j in range(r):
-            M.addCons(_quad(z[i][j] for i in range(n)) >= 1.0)
-        terms += [lam * z[i][j] for i in range(n) for j in range(r)]
-    elif isinstance(h, CappedL1):
-        tau = min(float(h.tau), 1.0)  # |x| <= 1: a cap at tau >= 1 never binds
-        s = [[M.addVar(f"s{i}_{j}", lb=0.0, ub=tau) for j in range(r)] for i in range(n)]
-        for i in range(n):
-            for j in range(r):
-                a = M.addVar(f"a{i}_{j}", lb=0.0, ub=1.0)
-                b = M.addVar(f"b{i}_{j}", vtype="B")
-                M.addCons(a >= X[i][j])
-                M.addCons(a >= -X[i][j])
-                M.addCons(s[i][j] >= a - (1.0 - tau) * b)
-                M.addCons(s[i][j] >= tau * b)
-        for j in range(r):  # min(|x|, tau) >= tau x^2, so a unit column pays at least tau
-            M.addCons(_quad(s[i][j] for i in range(n)) >= tau)
-        terms += [lam * s[i][j] for i in range(n) for j in range(r)]
-    elif isinstance(h, NonNeg):  # z_ij = 1: row i may be nonzero in column j; one column per row
-        z = [[M.addVar(f"z{i}_{j}", vtype="B") for j in range(r)] for i in range(n)]
-        for i in range(n):
-            M.addCons(_quad(z[i]) <= 1.0)
-            for j in range(r):
-                M.addCons(X[i][j] <= z[i][j])
-        for j in range(r):
-            M.addCons(_quad(z[i][j] for i in range(n)) >= 1.0)
-        if has_symmetry_order:
-            # columns ordered by their first row: row i enters column j > 0 only after an earlier row
-            # entered column j - 1
-            for j in range(1, r):
-                for i in range(n):
-                    M.addCons(z[i][j] <= _quad(z[l][j - 1] for l in range(i)))
-    return terms
+    """Variables and constraints of h; returns its terms of the objective (:data:`PENALTY_MODELS`)."""
+    terms = _penalty_model(h).terms
+    return [] if terms is None else terms(M, X, h, lam, n, r, has_symmetry_order)
 
 
 def _break_symmetry(M, problem, X, Y, V, model: str, n: int, r: int) -> None:
     """w^T x_1 >= ... >= w^T x_r (>= 0 for an even h): valid when F is invariant under column order (and
     sign); w the eigenvector of C's smallest eigenvalue (row 0 of U in the eigenbasis), ones for X >= 0."""
     order, sign = has_symmetry(problem)
-    if not order or isinstance(problem.h, NonNeg):  # X >= 0: ordered by first row in _penalty_terms
+    if not order or _penalty_model(problem.h).nonneg:  # X >= 0: ordered by first row in _penalty_terms
         return
     if model == "eigen":
         score = [Y[0][j] for j in range(r)]

@@ -1,18 +1,21 @@
-"""The built-in penalties: h = 0, l0, l1, capped-l1 and the indicator of X >= 0, and the one table of their
-names (:data:`PENALTY_NAMES`, :func:`penalty_by_name`). Each owns its value, its pieces along a line, its
+"""The built-in penalties: h = 0, l0, l1, capped-l1 and the indicator of X >= 0, each registered under
+its ``name`` (the one registry, :mod:`obcd_lite.penalties.base`; :data:`PENALTY_NAMES`, :func:`penalty_by_name`). Each owns its value, its pieces along a line, its
 proximal map, a subgradient and its limiting subdifferential (the interface: :class:`~.base.Penalty`).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..validation import check_nonnegative
-from .base import CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND, Penalty, zero_at, zero_crossings
+from .base import (CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND, Penalty, build_penalty, piece_midpoints,
+                   registered_names, zero_at, zero_crossings)
 
 
-def _constant(m: int, gamma=0.0):
+def _constant(m: int, h_0=0.0):
     zeros = np.zeros((m, 1))
-    return zeros, zeros, zeros + gamma
+    return zeros, zeros, zeros + h_0
 
 
 def _check_step(t) -> float:
@@ -23,11 +26,15 @@ def _check_step(t) -> float:
 class Zero(Penalty):
     """h = 0: the smooth problem."""
 
+    name = "zero"
     sweep_kind = ZERO_KIND
     convex = True
 
     def elementwise(self, U):
         return np.zeros_like(U)
+
+    def entry_piece(self, u, x, y):
+        return 0.0, 0.0, 0.0
 
     def __call__(self, M) -> float:
         return 0.0
@@ -72,6 +79,7 @@ class L0(Penalty):
         The weight, lam >= 0.
     """
 
+    name = "l0"
     continuous = False
     sweep_kind = L0_KIND
     subgradient_informative = False
@@ -81,6 +89,9 @@ class L0(Penalty):
 
     def elementwise(self, U):
         return self.lam * (U != 0)
+
+    def entry_piece(self, u, x, y):
+        return 0.0, 0.0, (self.lam if u != 0 else 0.0)  # a count: constant on the piece
 
     def prox(self, M, t: float) -> np.ndarray:
         M = np.asarray(M, dtype=float)
@@ -103,7 +114,7 @@ class L0(Penalty):
         live = np.count_nonzero((x != 0) | (y != 0), axis=1)[:, None]
         return breaks, *_constant(x.shape[0], self.lam * live)
 
-    def break_values(self, x, y, breaks, alpha, beta, gamma):
+    def break_values(self, x, y, breaks, a_h, b_h, h_0):
         # At a crossing every entry that vanishes there drops out, ties included.
         finite = np.where(np.isfinite(breaks), breaks, 0.0)
         return self.lam * (x.shape[1] - np.count_nonzero(zero_at(x, y, finite), axis=2))
@@ -124,6 +135,7 @@ class L1(Penalty):
         The weight, lam >= 0.
     """
 
+    name = "l1"
     sweep_kind = L1_KIND
     convex = True
 
@@ -132,6 +144,10 @@ class L1(Penalty):
 
     def elementwise(self, U):
         return self.lam * np.abs(U)
+
+    def entry_piece(self, u, x, y):
+        o = math.copysign(1.0, u) if u != 0 else 0.0
+        return self.lam * o * x, self.lam * o * y, 0.0    # lam |u| = lam o (x + t y) / rho
 
     def prox(self, M, t: float) -> np.ndarray:
         M = np.asarray(M, dtype=float)
@@ -149,7 +165,7 @@ class L1(Penalty):
 
     def pieces(self, x, y):
         m, n = x.shape
-        # One array holds the crossings and the jumps of (alpha, beta) at them, so a single
+        # One array holds the crossings and the jumps of (a_h, b_h) at them, so a single
         # fancy index sorts all three: crossing t_i flips sign_i from -sign(y_i) to +sign(y_i),
         # which adds 2 sign(y_i) (x_i, y_i).
         table = np.empty((3, m, n))
@@ -191,6 +207,7 @@ class CappedL1(Penalty):
         The cap, tau > 0.
     """
 
+    name = "capped_l1"
     sweep_kind = CAPPED_KIND
 
     def __init__(self, lam: float, tau: float):
@@ -199,6 +216,12 @@ class CappedL1(Penalty):
 
     def elementwise(self, U):
         return self.lam * np.minimum(np.abs(U), self.tau)
+
+    def entry_piece(self, u, x, y):
+        if abs(u) >= self.tau:
+            return 0.0, 0.0, self.lam * self.tau          # at the cap: a constant
+        o = math.copysign(1.0, u) if u != 0 else 0.0
+        return self.lam * o * x, self.lam * o * y, 0.0
 
     def kink_levels(self) -> tuple[float, ...]:
         return (0.0, self.tau, -self.tau)
@@ -243,40 +266,32 @@ class CappedL1(Penalty):
         numpy.ndarray
             (m, 2 n_e): both roots of each entry, +inf where an entry never reaches the cap.
         """
-        A = y * y - self.tau**2
-        B = 2.0 * x * y
-        C = x * x - self.tau**2
+        qa = y * y - self.tau**2
+        qb = 2.0 * x * y
+        qc = x * x - self.tau**2
         # B^2 - 4AC = 4 tau^2 (x^2 + y^2 - tau^2): the factored form does not cancel when |x|, |y| >> tau
         disc = 4.0 * self.tau**2 * (x * x + y * y - self.tau**2)
         real = disc >= 0
         sq = np.sqrt(np.where(real, disc, 0.0))
-        q = -0.5 * (B + np.where(B >= 0, sq, -sq))  # stable quadratic formula
+        q = -0.5 * (qb + np.where(qb >= 0, sq, -sq))  # stable quadratic formula
         with np.errstate(divide="ignore", invalid="ignore"):
-            t1 = np.where(real & (A != 0), q / A, np.inf)
-            t2 = np.where(real & (q != 0), C / q, np.inf)
-            t_lin = np.where((A == 0) & (B != 0), -C / np.where(B != 0, B, 1.0), np.inf)
-        t1 = np.where(A == 0, t_lin, t1)
+            t1 = np.where(real & (qa != 0), q / qa, np.inf)
+            t2 = np.where(real & (q != 0), qc / q, np.inf)
+            t_lin = np.where((qa == 0) & (qb != 0), -qc / np.where(qb != 0, qb, 1.0), np.inf)
+        t1 = np.where(qa == 0, t_lin, t1)
         return np.concatenate([t1, t2], axis=1)
 
     def pieces(self, x, y):
         breaks = np.sort(np.concatenate([zero_crossings(x, y), self.cap_crossings(x, y)], axis=1), axis=1)
-        m = x.shape[0]
-        # Pieces past the last breakpoint (absent ones are +inf) repeat the last real piece, so
-        # that column -1 always describes t -> +inf.
-        last = np.max(np.where(np.isfinite(breaks), breaks, -np.inf), axis=1, keepdims=True)
-        lo = np.concatenate([np.full((m, 1), -np.inf), np.where(np.isfinite(breaks), breaks, last)], axis=1)
-        hi = np.concatenate([breaks, np.full((m, 1), np.inf)], axis=1)
-        with np.errstate(invalid="ignore"):
-            mid = np.where(np.isfinite(lo) & np.isfinite(hi), 0.5 * (lo + hi),
-                           np.where(np.isfinite(lo), lo + 1.0, np.where(np.isfinite(hi), hi - 1.0, 0.0)))
+        mid = piece_midpoints(breaks)
         # A point inside each interval tells which entries are capped there.
         u = x[:, None, :] + mid[:, :, None] * y[:, None, :]
         capped = np.abs(u) >= self.tau * np.sqrt(1.0 + mid * mid)[:, :, None]
         live = np.where(capped, 0.0, np.sign(u))
-        alpha = self.lam * np.sum(live * x[:, None, :], axis=2)
-        beta = self.lam * np.sum(live * y[:, None, :], axis=2)
-        gamma = self.lam * self.tau * np.count_nonzero(capped, axis=2)
-        return breaks, alpha, beta, gamma
+        a_h = self.lam * np.sum(live * x[:, None, :], axis=2)
+        b_h = self.lam * np.sum(live * y[:, None, :], axis=2)
+        h_0 = self.lam * self.tau * np.count_nonzero(capped, axis=2)
+        return breaks, a_h, b_h, h_0
 
     def __repr__(self) -> str:
         return f"CappedL1(lam={self.lam:g}, tau={self.tau:g})"
@@ -290,6 +305,7 @@ class NonNeg(Penalty):
     ValueError at a negative entry (h = inf there).
     """
 
+    name = "nonneg"
     symmetric = False
     continuous = False
     sweep_kind = NONNEG_KIND
@@ -298,6 +314,9 @@ class NonNeg(Penalty):
 
     def elementwise(self, U):
         return np.where(U >= 0, 0.0, np.inf)
+
+    def entry_piece(self, u, x, y):
+        return 0.0, 0.0, (math.inf if u < 0 else 0.0)
 
     def prox(self, M, t: float) -> np.ndarray:
         _check_step(t)
@@ -322,12 +341,12 @@ class NonNeg(Penalty):
         ub = np.min(np.where(y < 0, crossings, np.inf), axis=1)
         feasible = (lb <= ub) & np.all((y != 0) | (x >= 0), axis=1)
         breaks = np.stack([lb, ub], axis=1)
-        gamma = np.full((x.shape[0], 3), np.inf)
-        gamma[feasible, 1] = 0.0
-        zeros = np.zeros_like(gamma)
-        return breaks, zeros, zeros, gamma
+        h_0 = np.full((x.shape[0], 3), np.inf)
+        h_0[feasible, 1] = 0.0
+        zeros = np.zeros_like(h_0)
+        return breaks, zeros, zeros, h_0
 
-    def break_values(self, x, y, breaks, alpha, beta, gamma):
+    def break_values(self, x, y, breaks, a_h, b_h, h_0):
         # Feasible where every entry is >= 0 or zero to rounding (lb may exceed ub by rounding
         # when the feasible set is the single point lb = ub).
         finite = np.where(np.isfinite(breaks), breaks, 0.0)
@@ -340,29 +359,31 @@ class NonNeg(Penalty):
         return "NonNeg()"
 
 
-#: The penalties by name, in the order the notebooks' controls list them.
-PENALTY_NAMES = ("zero", "l0", "l1", "capped_l1", "nonneg")
+#: The built-in penalties' names, in the order the notebooks' controls list them (their registration order).
+PENALTY_NAMES = registered_names()
 
 
 def penalty_by_name(name: str, lam: float = 0.1, tau: float = 0.2) -> Penalty:
-    """The penalty called ``name`` with weight ``lam`` (and cap ``tau`` for capped-l1).
+    """The penalty registered as ``name`` with weight ``lam`` (and cap ``tau`` for capped-l1).
 
     Parameters
     ----------
     name : str
-        One of :data:`PENALTY_NAMES`: "zero", "l0", "l1", "capped_l1" or "nonneg".
+        A registered name: "zero", "l0", "l1", "capped_l1", "nonneg" (:data:`PENALTY_NAMES`) or the
+        ``name`` of a penalty class of your own.
     lam : float, default 0.1
-        The weight of l0, l1 and capped-l1 (ignored by the others).
+        The weight, passed when the class's constructor takes ``lam`` (l0, l1, capped-l1).
     tau : float, default 0.2
-        The cap of capped-l1.
+        The cap, passed when the constructor takes ``tau`` (capped-l1).
 
     Returns
     -------
     Penalty
-        ``Zero()``, ``L0(lam)``, ``L1(lam)``, ``CappedL1(lam, tau)`` or ``NonNeg()``.
+        ``Zero()``, ``L0(lam)``, ``L1(lam)``, ``CappedL1(lam, tau)``, ``NonNeg()``, or your class's.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not registered (the registered names listed).
     """
-    table = {"zero": Zero, "l0": lambda: L0(lam), "l1": lambda: L1(lam), "capped_l1": lambda: CappedL1(lam, tau),
-             "nonneg": NonNeg}
-    if name not in table:
-        raise ValueError(f"penalty must be one of {PENALTY_NAMES}, got {name!r}")
-    return table[name]()
+    return build_penalty(name, lam=lam, tau=tau)

@@ -220,6 +220,9 @@ def check_start(problem, X0, solver: str) -> np.ndarray:
     """
     X = as_matrix(X0, "X0").copy()
     check_stiefel(X, "X0")
+    if problem.n is None:  # a SmoothProblem without shape=: check_point (which fixes it) refuses h(X0) = inf
+        raise ValueError(f"{solver} needs the problem's shape: give it shape=(n, r) (SmoothProblem(f, grad, "
+                         f"shape=({X.shape[0]}, {X.shape[1]})) for this X0)")
     if X.shape[0] != problem.n:
         raise ValueError(f"{solver}: X0 has {X.shape[0]} rows but the problem has n = {problem.n}")
     if getattr(problem, "r", None) is not None and X.shape[1] != problem.r:

@@ -20,29 +20,29 @@ working sets from the same batches and run the same compiled k = 2 arithmetic
 
 Reading map: one step, file by file
 -----------------------------------
-Read these in order (about 1,050 lines in all, docstrings included); every name is in the glossary of the site's
-package page (``docs/package.md``).
+The map with file:line ranges, checked by ``tests/test_reading_map.py``, is on the site's package page
+(``docs/package.md``, "Reading one OBCD step"; every name is in its glossary). In short:
 
 1. ``solvers/obcd.py`` — :func:`obcd` (below): checks, the engine, the working sets B
-   (:func:`working_sets`), then the loop: one step is the five lines after ``B = next(blocks)``.
-2. ``subproblem/majorizer.py`` — ``block_data``: (Qt, P, Z) of problem (3), the majorizer K of
-   eq. (11) up to its constant (Lemma 2.3(a)). Its NumPy lines are the formula; for k = 2 a
-   ``QuadraticProblem`` computes the same numbers compiled (``problems.QuadraticProblem.block_2x2``
-   -> ``block_arithmetic.block_2x2``, so both engines do the same floating-point operations).
-3. ``subproblem/reference.py`` — *how* the k = 2 subproblem is solved: Appendix B's breakpoint
-   search, corrected, in plain loops (``reference_2x2``). Read it instead of the compiled code.
-4. ``subproblem/breakpoint.py`` — ``solve_2x2_unchecked``: what OBCD calls. It computes the
-   coefficients of eq. (1-D) and hands them to the compiled sweep (``sweep.sweep_2x2``: the same
-   candidates as the reference, in the angle theta, with pruning; its helpers ``crossings``,
-   ``window``, ``arcs``, ``polynomial_roots`` are for speed, not for understanding) and returns
-   V and the new rows V Z with their zeros exact. For k > 2 (h = 0): ``majorizer.solve_kxk``.
-5. ``problems.py`` — ``QuadraticProblem.apply_step`` -> ``block_arithmetic.step_2x2``: the exact
+   (:func:`working_sets`), then the Python engine's loop: one step is the five lines after
+   ``B = next(blocks)``.
+2. ``subproblem/majorizer.py`` — ``block_data_unchecked``: (Qt, P, Z) of problem (3), the majorizer K of
+   eq. (11) up to its constant (Lemma 2.3(a)); for k = 2 a ``QuadraticProblem`` computes the same
+   numbers compiled (``QuadraticProblem.block_2x2`` -> ``block_arithmetic.block_2x2``).
+3. ``minimize_block`` (``subproblem/majorizer.py``): for k = 2 ``breakpoint.solve_2x2_unchecked``, the
+   compiled sweep (``sweep.sweep_2x2``); for k > 2 (h = 0) ``majorizer.solve_kxk``. *How* the k = 2
+   subproblem is solved: read ``subproblem/reference.py`` (``reference_2x2``, Appendix B in plain loops)
+   instead of the compiled code; the sweep's helpers (``crossings``, ``window``, ``arcs``,
+   ``polynomial_roots``) are for speed.
+4. ``problems.py`` — ``QuadraticProblem.apply_step`` -> ``block_arithmetic.step_2x2``: the exact
    change of f and the O(nr) gradient update G += C(:, B) dZ D (Appendix C.3); back in
    :func:`obcd`, F += that change + h(VZ) - h(Z) and X(B, :) <- V Z.
-6. ``results.py`` — ``Recorder.after_step``: history, callback, stop rules; ``Recorder.result``.
+5. ``results.py`` — ``Recorder.after_step``: history, callback, stop rules; ``Recorder.result``.
 
-The compiled engine (``solvers/obcd_kernel.py``, ``run_steps``) is steps 2-5 in one numba loop
-calling the same functions; read its docstring, not its body.
+What runs by default for l1 (and every built-in penalty, k = 2, no callback) is the compiled
+engine: ``_run_compiled`` -> ``solvers/obcd_kernel.py``'s ``run_steps``, steps 2-4 in one numba
+loop calling the same functions (bit for bit the Python engine's iterates); read its docstring,
+not its body.
 """
 from __future__ import annotations
 
@@ -205,7 +205,9 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     Q : "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's block varsigma) or "lipschitz" (eq. (10),
         varsigma = L_f, python engine); None means "exact" for k = 2, "scalar" for k > 2. A problem
         without the quadratic structure takes "scalar" or "lipschitz" (both varsigma = its L_f, verified).
-    branches : "both" (OBCD), or "rot" / "ref" to restrict V to one circle of O(2) (k = 2).
+    branches : "both" (OBCD), or "rot" / "ref" to restrict V to one circle of O(2) (k = 2). On a problem
+        with ``rotations_only`` (SO(n), e.g. ``from_pymanopt`` of ``SpecialOrthogonalGroup(n)``) "both" runs
+        as "rot", and "ref" or k > 2 is refused: det X stays +1.
     engine : "compiled" (the whole iteration in numba, :mod:`.obcd_kernel`), "python" (this
         module's loop), or None: "compiled" where it applies, i.e. a QuadraticProblem with a
         built-in penalty (``h.sweep_kind`` is not None), k = 2 and no callback. Both engines draw
@@ -266,6 +268,11 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         raise ValueError(f"k = {k} > 2 needs Q = 'scalar' (Lemma 2.3(b) needs Q = varsigma I), got Q = {Q!r}")
     if k > 2 and branches != "both":
         raise ValueError(f"branches = {branches!r} only applies to k = 2")
+    if getattr(problem, "rotations_only", False):  # SO(n): a reflection V (det -1) would leave it
+        if k != 2 or branches == "ref":
+            raise ValueError(f"the problem is on SO(n) (rotations_only): a reflection would leave it, so OBCD runs "
+                             f"with k = 2 and branches = 'rot' (obcd_rot); got k = {k}, branches = {branches!r}")
+        branches = "rot"
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
 
     engine = _choose_engine(engine, problem, k, callback, Q)

@@ -1,7 +1,7 @@
 """OBCD for any smooth f (Algorithm 1 with the scalar majorizer of eq. (10), verified on every step).
 
 :func:`~.obcd.obcd` runs this loop for a problem without the quadratic structure (a
-:class:`~obcd_lite.smooth.SmoothProblem`, :func:`~obcd_lite.smooth.from_pymanopt`). One step on the rows B:
+:class:`~obcd_lite.smooth.SmoothProblem`, :func:`~obcd_lite.smooth_pymanopt.from_pymanopt`). One step on the rows B:
 
 1. M = [grad f(X) X^T]_BB = G_B Z^T, Z = X(B, :);
 2. Q = varsigma I (eq. (10)), Qt = (varsigma + alpha) I, P = M - (varsigma + alpha) I (Lemma 2.3(a));

@@ -1,10 +1,11 @@
 """The smooth part of the k = 2 subproblem on one arc of a circle (used by :mod:`.sweep`).
 
 Between two crossings of the sweep, problem (3) on a branch is g(theta) = e + A c + B s + w c^2 + d c s
-with (c, s) = (cos theta, sin theta) and constant (A, B): these functions give its exact minimum on the
-arc for each part alone (the sweep adds them into a lower bound that prunes arcs) and its stationary
-points (the candidates inside an arc): closed form when the quadratic part vanishes (Qt = varsigma I),
-otherwise the real roots of one quartic in tan(theta / 2), each polished by Newton's method.
+with (c, s) = (cos theta, sin theta) and constant (A, B) (``a_eff``, ``b_eff`` in the code): these
+functions give its exact minimum on the arc for each part alone (the sweep adds them into a lower
+bound that prunes arcs) and its stationary points (the candidates inside an arc): closed form when the
+quadratic part vanishes (Qt = varsigma I), otherwise the real roots of one quartic in tan(theta / 2),
+each polished by Newton's method.
 """
 from __future__ import annotations
 
@@ -23,14 +24,14 @@ _REACH = 0.5 * _NEWTON_STEPS + 1e-6  # how far (in angle) the polishing can move
 
 
 @njit(cache=True)
-def linear_min_inside(A, B, c_lo, s_lo, c_hi, s_hi):
+def linear_min_inside(a_eff, b_eff, c_lo, s_lo, c_hi, s_hi):
     """Whether the minimizer -(A, B)/hypot(A, B) of A cos + B sin lies on the arc from (c_lo, s_lo) to
     (c_hi, s_hi): the derivative -A sin + B cos goes from <= 0 to >= 0. Arcs are at most pi long
     (theta = pi is a crossing and zeros come in antipodal pairs), so no maximum can pass for it.
 
     Parameters
     ----------
-    A, B : float
+    a_eff, b_eff : float
         The linear coefficients.
     c_lo, s_lo : float
         cos and sin of the arc's start.
@@ -42,16 +43,16 @@ def linear_min_inside(A, B, c_lo, s_lo, c_hi, s_hi):
     bool
         True when the minimizer is on the arc (never for A = B = 0).
     """
-    return -A * s_lo + B * c_lo <= 0.0 <= -A * s_hi + B * c_hi and (A != 0.0 or B != 0.0)
+    return -a_eff * s_lo + b_eff * c_lo <= 0.0 <= -a_eff * s_hi + b_eff * c_hi and (a_eff != 0.0 or b_eff != 0.0)
 
 
 @njit(cache=True)
-def linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi):
+def linear_min_on_arc(a_eff, b_eff, c_lo, s_lo, c_hi, s_hi):
     """min of A cos + B sin over an arc, from its end points.
 
     Parameters
     ----------
-    A, B, c_lo, s_lo, c_hi, s_hi : float
+    a_eff, b_eff, c_lo, s_lo, c_hi, s_hi : float
         As for :func:`linear_min_inside`.
 
     Returns
@@ -59,9 +60,9 @@ def linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi):
     float
         The minimum over the arc.
     """
-    if linear_min_inside(A, B, c_lo, s_lo, c_hi, s_hi):
-        return -math.hypot(A, B)
-    return min(A * c_lo + B * s_lo, A * c_hi + B * s_hi)
+    if linear_min_inside(a_eff, b_eff, c_lo, s_lo, c_hi, s_hi):
+        return -math.hypot(a_eff, b_eff)
+    return min(a_eff * c_lo + b_eff * s_lo, a_eff * c_hi + b_eff * s_hi)
 
 
 @njit(cache=True)
@@ -91,7 +92,7 @@ def quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi):
 
 
 @njit(cache=True)
-def stationary_angles(A, B, w, d, out, scratch, lo, hi):
+def stationary_angles(a_eff, b_eff, w, d, out, scratch, lo, hi):
     """Stationary points of g = A c + B s + w c^2 + d c s, as angles in [0, 2 pi), written to out
     (8 slots) and counted (the return value; ``scratch``: 20 slots): the closed form
     when w = d = 0, else the real roots of g'(theta) (1 + t^2)^2, a quartic in t = tan(theta / 2)
@@ -102,7 +103,7 @@ def stationary_angles(A, B, w, d, out, scratch, lo, hi):
 
     Parameters
     ----------
-    A, B, w, d : float
+    a_eff, b_eff, w, d : float
         The coefficients of g.
     out : ndarray, shape (8,)
         Receives the angles in its first ``count`` slots.
@@ -117,10 +118,11 @@ def stationary_angles(A, B, w, d, out, scratch, lo, hi):
         ``count``, the number of angles written.
     """
     if w == 0.0 and d == 0.0:  # A c + B s: one minimizer, in closed form
-        out[0] = (math.atan2(B, A) + math.pi) % _TWO_PI
+        out[0] = (math.atan2(b_eff, a_eff) + math.pi) % _TWO_PI
         return 1
     coeffs = scratch[:5]
-    coeffs[0], coeffs[1], coeffs[2], coeffs[3], coeffs[4] = d - B, 4.0 * w - 2.0 * A, -6.0 * d, -2.0 * A - 4.0 * w, B + d
+    coeffs[0], coeffs[1], coeffs[2] = d - b_eff, 4.0 * w - 2.0 * a_eff, -6.0 * d
+    coeffs[3], coeffs[4] = -2.0 * a_eff - 4.0 * w, b_eff + d
     # Coefficients below eps of the largest are rounding noise; a vanishing leading coefficient is
     # a root at t = infinity, theta = pi, which is a crossing of its own.
     largest = np.max(np.abs(coeffs))
@@ -142,8 +144,8 @@ def stationary_angles(A, B, w, d, out, scratch, lo, hi):
         for _ in range(_NEWTON_STEPS):
             c, s = math.cos(theta), math.sin(theta)
             c2, s2 = c * c - s * s, 2.0 * c * s
-            slope = -A * s + B * c - w * s2 + d * c2
-            curve = -A * c - B * s - 2.0 * w * c2 - 2.0 * d * s2
+            slope = -a_eff * s + b_eff * c - w * s2 + d * c2
+            curve = -a_eff * c - b_eff * s - 2.0 * w * c2 - 2.0 * d * s2
             if curve == 0.0 or abs(slope) >= 0.5 * abs(curve):  # only small, well-defined steps
                 break
             theta -= slope / curve

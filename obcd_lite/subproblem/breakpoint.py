@@ -244,7 +244,7 @@ class _Search:
 
     Arrays have shape (2, 2, ...): axis 0 the branch (rot, ref), axis 1 the half
     circle sigma = +1 (cos theta > 0) or -1 (cos theta < 0), on which
-    p(t) = (A + B t)/rho + (W + D t)/rho^2 + E + h-part with rho = sqrt(1 + t^2).
+    p(t) = (a_s + b_s t)/rho + (W + D t)/rho^2 + E + h-part with rho = sqrt(1 + t^2), a_s = sigma a, b_s = sigma b.
     Every candidate gets its exact value in closed form from its piece; the penalty is
     evaluated entrywise only where it is not continuous (l0 and X >= 0 at breakpoints).
     """
@@ -254,28 +254,28 @@ class _Search:
         self.x, self.y = x, y = _branch_xy(Z)
         cf = np.array(coef)[:, :, None, None]              # (2, 5, 1, 1): a, b, cq, d, e per branch
         a, b, e = cf[:, 0], cf[:, 1], cf[:, 4]             # (2, 1, 1)
-        A, B = _SIGMA * a, _SIGMA * b                      # (2, 2, 1)
+        a_s, b_s = _SIGMA * a, _SIGMA * b                  # (2, 2, 1)
         quadratic = any(cq != ee or d != 0 for _, _, cq, d, ee in coef)
         self.W, self.D = cf[:, 2] - e, cf[:, 3]
         if h.symmetric:  # h(-u) = h(u): both half circles share the pieces
             xs, ys = x, y
-            br, alpha, beta, gamma = (m[:, None, :] for m in h.pieces(x, y))
+            br, a_h, b_h, h_0 = (m[:, None, :] for m in h.pieces(x, y))
         else:
             xs = (_SIGMA * x[:, None, :]).reshape(4, -1)
             ys = (_SIGMA * y[:, None, :]).reshape(4, -1)
-            br, alpha, beta, gamma = (m.reshape(2, 2, -1) for m in h.pieces(xs, ys))
+            br, a_h, b_h, h_0 = (m.reshape(2, 2, -1) for m in h.pieces(xs, ys))
         self.breaks = br
         n_breaks = br.shape[-1]
-        a_eff, b_eff = A + alpha, B + beta                 # the linear part on each piece
-        gE = gamma + e                                     # the constant part on each piece
+        a_eff, b_eff = a_s + a_h, b_s + b_h                # the linear part on each piece
+        gE = h_0 + e                                       # the constant part on each piece
 
         # 1. breakpoints (absent ones are +inf: their NaN values are masked)
         rho = np.hypot(1.0, br)
         if h.continuous:  # the value of a piece's formula at its right end
             value = (a_eff[..., :n_breaks] + b_eff[..., :n_breaks] * br) / rho + gE[..., :n_breaks]
         else:
-            hb = h.break_values(xs, ys, br.reshape(len(xs), n_breaks), alpha, beta, gamma)
-            value = (A + B * br) / rho + e + hb.reshape(br.shape)
+            hb = h.break_values(xs, ys, br.reshape(len(xs), n_breaks), a_h, b_h, h_0)
+            value = (a_s + b_s * br) / rho + e + hb.reshape(br.shape)
         if quadratic:
             value = value + (self.W + self.D * br) / (rho * rho)
         self.break_value = np.where(np.isfinite(br), value, np.inf)

@@ -101,10 +101,10 @@ def kink_angles(Z, h: Penalty, branch: str) -> np.ndarray:
     numpy.ndarray
         The angles (unsorted, repeats possible).
     """
-    # Each entry of V(theta) Z is alpha cos(theta) + beta sin(theta) = R cos(theta - phi).
-    alpha = (branch_matrix(branch, np.array([0.0]))[0] @ Z).ravel()
-    beta = (branch_matrix(branch, np.array([np.pi / 2]))[0] @ Z).ravel()
-    R, phi = np.hypot(alpha, beta), np.arctan2(beta, alpha)
+    # Each entry of V(theta) Z is x cos(theta) + y sin(theta) = R cos(theta - phi) (eq. (1-D)'s x, y).
+    x = (branch_matrix(branch, np.array([0.0]))[0] @ Z).ravel()
+    y = (branch_matrix(branch, np.array([np.pi / 2]))[0] @ Z).ravel()
+    R, phi = np.hypot(x, y), np.arctan2(y, x)
     keep = R > 0
     levels = h.kink_levels()
     angles = []

@@ -7,7 +7,7 @@ zeros of l1, l0 and X >= 0 without a general sort: the two entries of a column o
 turn apart, so a column's four zeros sit at phi_j + k pi/2 and one sort of the r column offsets
 orders all 4 r of them up to rounding (an insertion sort then finishes exactly). Everything is
 written to the sweep's workspace: nothing is allocated per call. The state of h on an arc (its
-linear part A_h c + B_h s + K and the count of negative entries) is carried from crossing to crossing
+linear part A_h c + B_h s + h_0 and the count of negative entries) is carried from crossing to crossing
 by these steps in compensated sums, starting from a state evaluated entry by entry (``_stretch_state``).
 """
 from __future__ import annotations
@@ -31,11 +31,11 @@ _THREE_HALF_PI = 3.0 * _HALF_PI  # the same double as _STEPS[4, 0] * _HALF_PI
 _TIE_TOL = 1e-9
 # The crossings of one entry, in the order they are met as theta grows from phi_i. Columns:
 # offset from phi_i in units of pi/2, plus sign * beta_i; the step of (A_h, B_h) in units of
-# lam (x_i, y_i), of K in units of lam tau, and of the count of negative entries. Rows 1 and 4
+# lam (x_i, y_i), of h_0 in units of lam tau, and of the count of negative entries. Rows 1 and 4
 # are the zeros (all that l1, l0 and X >= 0 have); capped l1 also leaves the + cap (row 0),
 # enters and leaves the - cap (2, 3) and enters the + cap (5).
 _STEPS = np.array([
-    # quarter, beta sign, step AB, step K, step N
+    # quarter, beta sign, step AB, step h_0, step N
     [0.0, 1.0, 1.0, -1.0, 0.0],
     [1.0, 0.0, -2.0, 0.0, 1.0],
     [2.0, -1.0, 1.0, 1.0, 0.0],
@@ -46,10 +46,10 @@ _STEPS = np.array([
 
 
 @njit(cache=True)
-def _entries_into(Z, k, x, y):
+def _entries_into(Z, branch, x, y):
     """x, y of eq. (1-D): the entries of V Z are x c + y s (rows 1 and 2 of V Z, concatenated)."""
     r = Z.shape[1]
-    sign = 1.0 if k == 0 else -1.0  # rot(theta) = [[c, s], [-s, c]], ref(theta) = [[-c, s], [s, c]]
+    sign = 1.0 if branch == 0 else -1.0  # rot(theta) = [[c, s], [-s, c]], ref(theta) = [[-c, s], [s, c]]
     for j in range(r):
         x[j] = sign * Z[0, j]
         y[j] = Z[1, j]
@@ -58,10 +58,10 @@ def _entries_into(Z, k, x, y):
 
 
 @njit(cache=True)
-def _entries(Z, k):
+def _entries(Z, branch):
     """``_entries_into`` on new arrays: (x, y)."""
     x, y = np.empty(2 * Z.shape[1]), np.empty(2 * Z.shape[1])
-    _entries_into(Z, k, x, y)
+    _entries_into(Z, branch, x, y)
     return x, y
 
 
@@ -79,7 +79,7 @@ def _wrap(v):
 @njit(cache=True)
 def entry_crossings_into(x, y, size, i, kind, lam, tau, q, angle, cos_sin, owner, step):
     """Write entry i's crossings at rows q, q + 1, ... of the workspace: angle, (cos, sin), owner i
-    and the steps of (A_h, B_h, K, negatives) there. Returns the next free row.
+    and the steps of (A_h, B_h, h_0, negatives) there. Returns the next free row.
 
     Parameters
     ----------
@@ -102,7 +102,7 @@ def entry_crossings_into(x, y, size, i, kind, lam, tau, q, angle, cos_sin, owner
     owner : ndarray of int, shape (m_max,)
         The entry each crossing belongs to (-1: theta = pi).
     step : ndarray, shape (m_max, 4)
-        The steps of (A_h, B_h, K, negatives) at each crossing.
+        The steps of (A_h, B_h, h_0, negatives) at each crossing.
 
     Returns
     -------
@@ -267,22 +267,22 @@ def _add(total, carry, term):
 
 @njit(cache=True)
 def _state_at(x, y, size, kind, lam, tau, c, s):
-    """(A_h, B_h, K, negatives) of h at the point (c, s), entry by entry (zeros to rounding count as 0)."""
-    A = B = K = 0.0
+    """(A_h, B_h, h_0, negatives) of h at the point (c, s), entry by entry (zeros to rounding count as 0)."""
+    a_h = b_h = h_0 = 0.0
     N = 0
     for i in range(x.size):
         u = x[i] * c + y[i] * s
         if size[i] == 0.0 or abs(u) <= _ZERO_TOL * size[i]:
             continue
         if kind == CAPPED_KIND and abs(u) >= tau:
-            K += lam * tau
+            h_0 += lam * tau
         elif kind == L1_KIND or kind == CAPPED_KIND:
             sign = lam if u > 0.0 else -lam
-            A += sign * x[i]
-            B += sign * y[i]
+            a_h += sign * x[i]
+            b_h += sign * y[i]
         elif kind == NONNEG_KIND and u < 0.0:
             N += 1
-    return A, B, K, N
+    return a_h, b_h, h_0, N
 
 
 @njit(cache=True)
@@ -299,15 +299,15 @@ def _stretch_state(x, y, size, kind, lam, tau, angle, order, step, p, q, lo, hi)
         if end - before > gap:
             longest, gap, middle = arc, end - before, 0.5 * (before + end)
         before = end
-    A, B, K, N = _state_at(x, y, size, kind, lam, tau, math.cos(middle), math.sin(middle))
-    carry_A = carry_B = carry_K = 0.0
+    a_h, b_h, h_0, N = _state_at(x, y, size, kind, lam, tau, math.cos(middle), math.sin(middle))
+    carry_a = carry_b = carry_h0 = 0.0
     for j in range(p, longest):  # undo the crossings between the first arc and the longest one
         o = order[j]
-        A, carry_A = _add(A, carry_A, -step[o, 0])
-        B, carry_B = _add(B, carry_B, -step[o, 1])
-        K, carry_K = _add(K, carry_K, -step[o, 2])
+        a_h, carry_a = _add(a_h, carry_a, -step[o, 0])
+        b_h, carry_b = _add(b_h, carry_b, -step[o, 1])
+        h_0, carry_h0 = _add(h_0, carry_h0, -step[o, 2])
         N -= int(step[o, 3])
-    return A + carry_A, B + carry_B, K + carry_K, N
+    return a_h + carry_a, b_h + carry_b, h_0 + carry_h0, N
 
 
 @njit(cache=True)

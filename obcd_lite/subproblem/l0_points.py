@@ -139,10 +139,10 @@ def l0_zeros_min(a, b, w, d, e, x, y, size, live, lam, key, column, count, point
     best_c = best_s = np.nan
     single = lam * (live - 1)
     last_c = last_s = np.nan
-    for t in range(count):
-        j = column[t]
+    for pos in range(count):
+        j = column[pos]
         _zero_points(x, y, size, j, r, points)
-        tied = _tied(key, count, t)
+        tied = _tied(key, count, pos)
         for z in range(4):
             c, s = points[z, 0], points[z, 1]
             smooth = e + a * c + b * s + c * (w * c + d * s)
@@ -156,7 +156,7 @@ def l0_zeros_min(a, b, w, d, e, x, y, size, live, lam, key, column, count, point
             if value < best:
                 best, best_c, best_s = value, c, s
         if tied:
-            best, best_c, best_s = _tie_midpoints(a, b, w, d, e, x, y, size, live, lam, key, column, count, t,
+            best, best_c, best_s = _tie_midpoints(a, b, w, d, e, x, y, size, live, lam, key, column, count, pos,
                                                   points, best, best_c, best_s)
     return best, best_c, best_s
 

@@ -14,20 +14,23 @@ the paper's errors corrected (the errata table of notebook 02, :data:`obcd_lite.
 2. **Two half circles** (Lemma B.1): (c, s) = sigma (1, t) / sqrt(1 + t^2) with t = tan theta covers
    cos theta > 0 (sigma = +1, the paper's p(t)) and cos theta < 0 (sigma = -1, p~(t)); the two points
    cos theta = 0, (c, s) = (0, +-1), are candidates of their own.
-3. **Breakpoints** (:func:`breakpoints`): where an entry u_i = sigma (x_i + t y_i) / rho of V Z is 0,
-   t = -x_i / y_i (the paper writes +x_i / y_i: wrong), and for capped-l1 also where |u_i| = tau.
-   Entries with y_i = 0 are kept (the paper drops them: wrong for l1, capped-l1 and X >= 0).
+3. **Breakpoints** (:func:`breakpoints`): where an entry u_i = sigma (x_i + t y_i) / rho of V Z reaches
+   a kink of h (``h.kink_levels()``): 0 at t = -x_i / y_i (the paper writes +x_i / y_i: wrong), and for
+   capped-l1 also +-tau. Entries with y_i = 0 are kept (the paper drops them: wrong for l1, capped-l1
+   and X >= 0).
 4. **Pieces** (:func:`piece`): between two breakpoints h(u(t)) = (a_h + b_h t) / rho + h_0, so the
-   objective is (A + B t) / rho + (w + d t) / rho^2 + e + h_0 with A = sigma a + a_h,
-   B = sigma b + b_h, w = cq - e (for X >= 0 the piece is feasible or not, as a whole).
+   objective is (a_eff + b_eff t) / rho + (w + d t) / rho^2 + e + h_0 with a_eff = sigma a + a_h,
+   b_eff = sigma b + b_h, w = cq - e (for X >= 0 the piece is feasible or not, as a whole). Each entry's
+   share is the penalty's own ``entry_piece`` (``penalties/builtin.py``: a few lines per penalty).
 5. **Stationary points** of a piece: the real roots of the quartic c4 t^4 + ... + c0 of Appendix B
-   (:func:`~obcd_lite.subproblem.breakpoint.quartic_coefficients`; it may have no real root). Squaring
+   (:func:`~obcd_lite.subproblem.reference_quartic.quartic`; it may have no real root). Squaring
    mixes the stationary points of p and p~, so every root inside the piece is *scored*, not trusted.
 6. **Score** every candidate — breakpoints, quartic roots, cos theta = 0, and V = I — with the
    objective of problem (3) computed from the matrix V (entries of V Z that are zero to rounding
    count as 0, the package's zero rule), and keep the lowest. Values equal to rounding are ties: the
    first in the candidates' order wins (V = I, then per circle the half circles' breakpoints and
-   quartic roots, then cos theta = 0; :func:`obcd_lite.rounding.first_minimizer`), never the CPU.
+   quartic roots, then cos theta = 0; the package's rule, :func:`obcd_lite.rounding.first_minimizer`),
+   never the CPU.
 
 Every penalty is lower semicontinuous, so the minimum over the circle is attained at one of these
 candidates. This module is slow (Python loops, companion-matrix eigenvalues for the quartic)
@@ -35,6 +38,11 @@ and is not what OBCD runs: OBCD calls :func:`~obcd_lite.subproblem.breakpoint.so
 sweep (:mod:`.sweep`) finds the same candidates in the angle theta with pruning and tie rules; the tests
 (``tests/subproblem/test_reference.py``) hold the two equal on random, tied and zero instances.
 Notebook 02's stepper steps through this search.
+
+To judge the compiled search independently this module shares no code with it: it imports nothing from
+the package but its own scalar helpers (:mod:`.reference_quartic`), and it asks the penalty only for
+its value, its ``kink_levels`` and its ``entry_piece`` (so a penalty of your own that has them is
+searched too; ``tests/test_imports.py`` checks the imports).
 """
 from __future__ import annotations
 
@@ -43,15 +51,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..penalties import CappedL1, L0, L1, NonNeg, Penalty, Zero
-from ..rounding import first_minimizer
-from ..stiefel import BRANCHES, branch_from_cos_sin
-from ..validation import as_matrix, check_symmetric
-from .breakpoint import quartic_coefficients, quartic_real_roots
-from .brute_force import objective_at
+from .reference_quartic import (as_float_matrix, level_crossings, lowest_first, problem3_value, quartic, real_roots,
+                                rotation_or_reflection)
 
-#: The penalties of the paper (and capped-l1) that the reference search knows.
-REFERENCE_PENALTIES = (Zero, L0, L1, CappedL1, NonNeg)
+#: The two circles of O(2), in the search's order (Lemma 2.5).
+BRANCHES = ("rot", "ref")
 
 
 class Candidate(NamedTuple):
@@ -142,7 +146,7 @@ def circle_coefficients(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray, branch: st
     return a, b, cq, d, e, x, y
 
 
-def breakpoints(x: np.ndarray, y: np.ndarray, h: Penalty) -> list[float]:
+def breakpoints(x: np.ndarray, y: np.ndarray, h) -> list[float]:
     """The sorted t where h(u(t)), u(t) = sigma (x + t y) / sqrt(1 + t^2), is not smooth.
 
     The same on both half circles (sigma only flips the sign of u).
@@ -152,23 +156,22 @@ def breakpoints(x: np.ndarray, y: np.ndarray, h: Penalty) -> list[float]:
     x, y : numpy.ndarray
         The vectors of eq. (1-D) on one circle.
     h : Penalty
-        One of :data:`REFERENCE_PENALTIES`.
+        The penalty; its ``kink_levels()`` are the values of an entry where it is not smooth.
 
     Returns
     -------
     list of float
-        The zero crossings t = -x_i / y_i (y_i != 0; none for h = 0), and for capped-l1 the t where
-        |x_i + t y_i| = tau sqrt(1 + t^2) (:meth:`CappedL1.cap_crossings`).
+        Where an entry crosses a kink level: t = -x_i / y_i (y_i != 0) for the level 0 (none for h = 0, whose
+        levels are empty), and for a level c != 0 (capped-l1: +-tau) the t with |x_i + t y_i| = |c| sqrt(1 + t^2).
     """
-    if isinstance(h, Zero):
-        return []
-    ts = [-x[i] / y[i] for i in range(len(x)) if y[i] != 0]
-    if isinstance(h, CappedL1):
-        ts += [t for t in h.cap_crossings(x[None, :], y[None, :])[0] if math.isfinite(t)]
+    levels = set(h.kink_levels())
+    ts = [-x[i] / y[i] for i in range(len(x)) if y[i] != 0] if 0.0 in levels else []
+    for level in sorted({abs(c) for c in levels if c != 0}):   # |u| = level covers +level and -level
+        ts += [t for xi, yi in zip(x, y) for t in level_crossings(float(xi), float(yi), level) if math.isfinite(t)]
     return sorted(float(t) for t in ts)
 
 
-def piece(x: np.ndarray, y: np.ndarray, h: Penalty, sigma: int, inside: float) -> tuple[float, float, float] | None:
+def piece(x: np.ndarray, y: np.ndarray, h, sigma: int, inside: float) -> tuple[float, float, float] | None:
     """h(u(t)) = (a_h + b_h t) / sqrt(1 + t^2) + h_0 on the piece of the line that holds ``inside``.
 
     Parameters
@@ -183,23 +186,17 @@ def piece(x: np.ndarray, y: np.ndarray, h: Penalty, sigma: int, inside: float) -
     Returns
     -------
     tuple of float or None
-        ``(a_h, b_h, h_0)``; None where X >= 0 fails on the whole piece.
+        ``(a_h, b_h, h_0)``; None where h is infinite on the whole piece (X >= 0 fails).
     """
     a_h = b_h = h_0 = 0.0
     rho = math.hypot(1.0, inside)
     for xi, yi in zip(x, y):
-        u = sigma * (xi + inside * yi) / rho   # entry i of V Z inside the piece; its sign is fixed there
-        if isinstance(h, L0):
-            h_0 += h.lam if u != 0 else 0.0
-        elif isinstance(h, NonNeg):
-            if u < 0:
-                return None
-        elif isinstance(h, CappedL1) and abs(u) >= h.tau:
-            h_0 += h.lam * h.tau                 # at the cap: a constant
-        elif isinstance(h, (L1, CappedL1)):
-            o = math.copysign(1.0, u) if u != 0 else 0.0
-            a_h += h.lam * o * sigma * xi          # lam |u| = lam o sigma (x_i + t y_i) / rho
-            b_h += h.lam * o * sigma * yi
+        xs, ys = sigma * xi, sigma * yi       # entry i of V Z is u = (xs + t ys) / rho on this half circle
+        u = (xs + inside * ys) / rho          # inside the piece: its sign (and side of each kink) is fixed there
+        da, db, dh = h.entry_piece(float(u), float(xs), float(ys))
+        if dh == math.inf:
+            return None
+        a_h, b_h, h_0 = a_h + da, b_h + db, h_0 + dh
     return a_h, b_h, h_0
 
 
@@ -215,11 +212,11 @@ def _inside(lo: float, hi: float) -> float:
 
 
 def _candidate(Qt, P, Z, h, branch: int, sigma: int, kind: str, t: float, c: float, s: float) -> Candidate:
-    value = float(objective_at(Qt, P, Z, h, branch_from_cos_sin(branch, c, s)))
+    value = problem3_value(Qt, P, Z, h, rotation_or_reflection(BRANCHES[branch], c, s))
     return Candidate(BRANCHES[branch], sigma, kind, t, c, s, value)
 
 
-def half_circle_candidates(Qt, P, Z, h: Penalty, branch: int, sigma: int) -> list[Candidate]:
+def half_circle_candidates(Qt, P, Z, h, branch: int, sigma: int) -> list[Candidate]:
     """The candidates on one half circle of one circle: breakpoints, then each piece's quartic roots.
 
     Parameters
@@ -227,7 +224,7 @@ def half_circle_candidates(Qt, P, Z, h: Penalty, branch: int, sigma: int) -> lis
     Qt, P, Z : numpy.ndarray
         The data of problem (3).
     h : Penalty
-        One of :data:`REFERENCE_PENALTIES`.
+        The penalty (with ``kink_levels`` and ``entry_piece``).
     branch : int
         The circle: 0 rot, 1 ref.
     sigma : int
@@ -257,17 +254,17 @@ def half_circle_candidates(Qt, P, Z, h: Penalty, branch: int, sigma: int) -> lis
         if shifts is None:
             continue                                 # X >= 0 fails on this piece
         a_h, b_h, _ = shifts
-        A, B = sigma * a + a_h, sigma * b + b_h
-        coeffs = quartic_coefficients(A, B, w, d)
-        if not np.any(coeffs):
+        a_eff, b_eff = sigma * a + a_h, sigma * b + b_h
+        coeffs = quartic(a_eff, b_eff, w, d)
+        if not any(coeffs):
             continue                                 # the piece is constant: its ends are candidates
-        for t in quartic_real_roots(coeffs):
+        for t in real_roots(coeffs):
             if lo <= t <= hi:
                 add("stationary", float(t))
     return found
 
 
-def reference_2x2(Qt, P, Z, h: Penalty | None = None) -> ReferenceSolution:
+def reference_2x2(Qt, P, Z, h=None) -> ReferenceSolution:
     """A global minimizer of problem (3) for k = 2 by Appendix B's search (corrected), in plain loops.
 
     Parameters
@@ -279,7 +276,7 @@ def reference_2x2(Qt, P, Z, h: Penalty | None = None) -> ReferenceSolution:
     Z : array_like
         (2, r), the rows X(B, :) that V multiplies.
     h : Penalty, optional
-        Zero (default), L0, L1, CappedL1 or NonNeg.
+        Any penalty with ``entry_piece`` (the built-ins: Zero, L0, L1, CappedL1, NonNeg); None: h = 0.
 
     Returns
     -------
@@ -289,22 +286,41 @@ def reference_2x2(Qt, P, Z, h: Penalty | None = None) -> ReferenceSolution:
     Raises
     ------
     TypeError
-        If ``h`` is not one of :data:`REFERENCE_PENALTIES` (a penalty of your own: use ``solve_2x2``).
+        If ``h`` has no ``entry_piece`` (a penalty of your own without it: use ``solve_2x2``).
+    ValueError
+        If Qt is not symmetric, or a shape is wrong.
     """
-    Qt = as_matrix(Qt, "Qt", (4, 4))
-    check_symmetric(Qt, "Qt")
-    P = as_matrix(P, "P", (2, 2))
-    Z = as_matrix(Z, "Z", (2, None))
-    h = Zero() if h is None else h
-    if type(h) not in REFERENCE_PENALTIES:
-        raise TypeError(f"the reference search knows Zero, L0, L1, CappedL1 and NonNeg, got {type(h).__name__}")
+    Qt = as_float_matrix(Qt, "Qt", 4, 4)
+    if not np.allclose(Qt, Qt.T, rtol=1e-10, atol=1e-10 * float(np.max(np.abs(Qt), initial=0.0))):
+        raise ValueError(f"Qt must be symmetric, got ||Qt - Qt^T||_max = {float(np.max(np.abs(Qt - Qt.T))):.3e}")
+    P = as_float_matrix(P, "P", 2, 2)
+    Z = as_float_matrix(Z, "Z", 2, None)
+    h = _NoPenalty() if h is None else h
+    try:
+        h.entry_piece(1.0, 1.0, 0.0)
+    except (AttributeError, NotImplementedError) as err:
+        raise TypeError(f"the reference search needs the penalty's entry_piece, which {type(h).__name__} "
+                        f"does not implement (a penalty of your own without it: use solve_2x2)") from err
     candidates = [_candidate(Qt, P, Z, h, 0, 0, "identity", 0.0, 1.0, 0.0)]   # V = I
     for branch in range(2):
         for sigma in (1, -1):
             candidates += half_circle_candidates(Qt, P, Z, h, branch, sigma)
         for s in (1.0, -1.0):                                                   # cos theta = 0
             candidates.append(_candidate(Qt, P, Z, h, branch, 0, "cos0", math.nan, 0.0, s))
-    best = candidates[first_minimizer([cand.value for cand in candidates])]
+    best = candidates[lowest_first([cand.value for cand in candidates])]
     theta = math.atan2(best.s, best.c) % (2 * math.pi)
-    return ReferenceSolution(branch_from_cos_sin(best.branch, best.c, best.s), theta, best.branch, best.value,
+    return ReferenceSolution(rotation_or_reflection(best.branch, best.c, best.s), theta, best.branch, best.value,
                              tuple(candidates))
+
+
+class _NoPenalty:
+    """h = 0 without importing the package's Zero (this module stands alone)."""
+
+    def __call__(self, M) -> float:
+        return 0.0
+
+    def kink_levels(self) -> tuple:
+        return ()
+
+    def entry_piece(self, u, x, y):
+        return 0.0, 0.0, 0.0

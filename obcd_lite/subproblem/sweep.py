@@ -14,8 +14,8 @@ It vanishes at phi_i +- pi/2: the breakpoints t = -x_i / y_i of the paper's tan 
 phi_i +- beta_i and phi_i + pi +- beta_i with beta_i = arccos(tau / R_i).
 
 Sorting these crossings (``crossings``: one sort of the r column offsets, not of all 4r
-crossings) cuts the circle into arcs. On each arc h is A_h c + B_h s + K with
-constant (A_h, B_h, K), and each crossing changes them by a known step:
+crossings) cuts the circle into arcs. On each arc h is A_h c + B_h s + h_0 with
+constant (A_h, B_h, h_0), and each crossing changes them by a known step:
 
 * l1: a zero from + to - adds -2 lam (x_i, y_i), from - to + adds +2 lam (x_i, y_i);
 * capped l1: leaving the cap on the + side adds +lam (x_i, y_i) and -lam tau, and so on
@@ -293,7 +293,7 @@ def _branch_crossings(a, b, w, d, e, kind, lam, tau, best, windowed, mirrored, w
 def _score_crossings(branch, a, b, w, d, e, kind, lam, tau, live, m, stretches, work, best, best_branch, best_c,
                      best_s):
     """Pass 1: score every crossing of every stretch (when the circle was windowed, the crossings
-    within half the slack of a surviving sector); record each arc's state (A, B, K, negatives) and its
+    within half the slack of a surviving sector); record each arc's state (a_eff, b_eff, h_0, negatives) and its
     ends (angles, cos, sin) for pass 2. Returns the best so far and the number of arcs."""
     x, y, size, cos_sin, step = work.x, work.y, work.size, work.cos_sin, work.step
     angle, order, arc, ends = work.angle[:m], work.order[:m], work.arc, work.ends
@@ -306,34 +306,34 @@ def _score_crossings(branch, a, b, w, d, e, kind, lam, tau, live, m, stretches, 
         q = p
         while q < m and angle[order[q]] <= hi:
             q += 1
-        A_h, B_h, K_h, N = _stretch_state(x, y, size, kind, lam, tau, angle, order, step, p, q, lo, hi)
-        A, carry_A = _add(a, 0.0, A_h)
-        B, carry_B = _add(b, 0.0, B_h)
-        K, carry_K = K_h, 0.0
+        a_h, b_h, h_0_first, N = _stretch_state(x, y, size, kind, lam, tau, angle, order, step, p, q, lo, hi)
+        a_eff, carry_a = _add(a, 0.0, a_h)
+        b_eff, carry_b = _add(b, 0.0, b_h)
+        h_0, carry_h0 = h_0_first, 0.0
         before = lo
         c_before, s_before = _unit(lo)
         for j in range(p, q):
             o = order[j]
             theta = angle[o]
             c, s = cos_sin[o, 0], cos_sin[o, 1]
-            arc[arcs, 0], arc[arcs, 1], arc[arcs, 2], arc[arcs, 3] = A + carry_A, B + carry_B, K + carry_K, N
+            arc[arcs, 0], arc[arcs, 1], arc[arcs, 2], arc[arcs, 3] = a_eff + carry_a, b_eff + carry_b, h_0 + carry_h0, N
             ends[arcs, 0], ends[arcs, 1], ends[arcs, 2] = before, theta, c_before
             ends[arcs, 3], ends[arcs, 4], ends[arcs, 5] = s_before, c, s
             smooth = e + c * (w * c + d * s)
             value = smooth + arc[arcs, 0] * c + arc[arcs, 1] * s + arc[arcs, 2]      # from the arc before
             arcs += 1
             before, c_before, s_before = theta, c, s
-            A, carry_A = _add(A, carry_A, step[o, 0])
-            B, carry_B = _add(B, carry_B, step[o, 1])
+            a_eff, carry_a = _add(a_eff, carry_a, step[o, 0])
+            b_eff, carry_b = _add(b_eff, carry_b, step[o, 1])
             if kind == CAPPED_KIND:                  # elsewhere every step of K is 0.0: K + 0.0 is K
-                K, carry_K = _add(K, carry_K, step[o, 2])
+                h_0, carry_h0 = _add(h_0, carry_h0, step[o, 2])
             tie = _has_tie(angle, order, j)
             if varying and tie:
                 # crossings within rounding of each other (ties, or an entry whose cap and zero
                 # nearly coincide) may come in any order, so the state between them means nothing:
                 # score the point entry by entry instead
-                h_A, h_B, h_K, _ = _state_at(x, y, size, kind, lam, tau, c, s)
-                value = smooth + (a + h_A) * c + (b + h_B) * s + h_K
+                pt_a, pt_b, pt_h0, _ = _state_at(x, y, size, kind, lam, tau, c, s)
+                value = smooth + (a + pt_a) * c + (b + pt_b) * s + pt_h0
             elif kind == NONNEG_KIND:
                 # feasible here only if every entry negative just before turns to zero here
                 crossing_here = _tie_group(angle, order, j)[1] if tie else 1
@@ -365,7 +365,7 @@ def _score_crossings(branch, a, b, w, d, e, kind, lam, tau, live, m, stretches, 
                     if value < best:
                         best, best_branch, best_c, best_s = value, branch, c_mid, s_mid
         c_hi, s_hi = _unit(hi)
-        arc[arcs, 0], arc[arcs, 1], arc[arcs, 2], arc[arcs, 3] = A + carry_A, B + carry_B, K + carry_K, N
+        arc[arcs, 0], arc[arcs, 1], arc[arcs, 2], arc[arcs, 3] = a_eff + carry_a, b_eff + carry_b, h_0 + carry_h0, N
         ends[arcs, 0], ends[arcs, 1], ends[arcs, 2], ends[arcs, 3] = before, hi, c_before, s_before
         ends[arcs, 4], ends[arcs, 5] = c_hi, s_hi
         arcs += 1
@@ -393,18 +393,18 @@ def _score_inside_arcs(branch, w, d, e, arcs, work, best, best_branch, best_c, b
     arc, ends = work.arc, work.ends
     if w == 0.0 and d == 0.0:
         for j in range(arcs):
-            A, B = arc[j, 0], arc[j, 1]
+            a_eff, b_eff = arc[j, 0], arc[j, 1]
             inside = ends[j, 1] - ends[j, 0] > _TIE_TOL and linear_min_inside(
-                A, B, ends[j, 2], ends[j, 3], ends[j, 4], ends[j, 5])
+                a_eff, b_eff, ends[j, 2], ends[j, 3], ends[j, 4], ends[j, 5])
             o = _seam_partner(j, arcs, ends)
             if not inside and o >= 0:       # on the other half of the arc through theta = 0
                 inside = ends[o, 1] - ends[o, 0] > _TIE_TOL and linear_min_inside(
-                    A, B, ends[o, 2], ends[o, 3], ends[o, 4], ends[o, 5])
+                    a_eff, b_eff, ends[o, 2], ends[o, 3], ends[o, 4], ends[o, 5])
             if inside:
-                norm = math.hypot(A, B)
+                norm = math.hypot(a_eff, b_eff)
                 value = e - norm + arc[j, 2]
                 if value < best:
-                    best, best_branch, best_c, best_s = value, branch, -A / norm, -B / norm
+                    best, best_branch, best_c, best_s = value, branch, -a_eff / norm, -b_eff / norm
         return best, best_branch, best_c, best_s
     bound = work.bound[:arcs]
     _arc_bounds(w, d, e, arcs, arc, ends, bound, best)
@@ -416,13 +416,13 @@ def _score_inside_arcs(branch, w, d, e, arcs, work, best, best_branch, best_c, b
         if not low < best:
             break
         bound[j] = np.inf
-        A, B = arc[j, 0], arc[j, 1]
+        a_eff, b_eff = arc[j, 0], arc[j, 1]
         o = _seam_partner(j, arcs, ends)
-        for i in range(stationary_angles(A, B, w, d, work.roots, work.scratch, ends[j, 0], ends[j, 1])):
+        for i in range(stationary_angles(a_eff, b_eff, w, d, work.roots, work.scratch, ends[j, 0], ends[j, 1])):
             theta = work.roots[i]
             if ends[j, 0] <= theta <= ends[j, 1] or (o >= 0 and ends[o, 0] <= theta <= ends[o, 1]):
                 c, s = math.cos(theta), math.sin(theta)
-                value = e + A * c + B * s + arc[j, 2] + c * (w * c + d * s)
+                value = e + a_eff * c + b_eff * s + arc[j, 2] + c * (w * c + d * s)
                 if value < best:
                     best, best_branch, best_c, best_s = value, branch, c, s
     return best, best_branch, best_c, best_s
@@ -439,20 +439,21 @@ def _arc_bounds(w, d, e, arcs, arc, ends, bound, best):
         if hi - lo <= _TIE_TOL:
             bound[j] = np.inf
             continue
-        A, B, K = arc[j, 0], arc[j, 1], arc[j, 2]
+        a_eff, b_eff, h_0 = arc[j, 0], arc[j, 1], arc[j, 2]
         c_lo, s_lo, c_hi, s_hi = ends[j, 2], ends[j, 3], ends[j, 4], ends[j, 5]
-        g_lo = e + K + A * c_lo + B * s_lo + c_lo * (w * c_lo + d * s_lo)
-        g_hi = e + K + A * c_hi + B * s_hi + c_hi * (w * c_hi + d * s_hi)
+        g_lo = e + h_0 + a_eff * c_lo + b_eff * s_lo + c_lo * (w * c_lo + d * s_lo)
+        g_hi = e + h_0 + a_eff * c_hi + b_eff * s_hi + c_hi * (w * c_hi + d * s_hi)
         # most arcs are out of the race on the end values alone: |A| + |B| (enlarged) is above
         # hypot(A, B), so this is below the bound computed next, and best can only fall
-        if min(g_lo, g_hi) - (1.001 * (abs(A) + abs(B)) + 2.0 * curvature_quadratic) * (hi - lo) ** 2 / 8.0 >= best:
+        slack = (1.001 * (abs(a_eff) + abs(b_eff)) + 2.0 * curvature_quadratic) * (hi - lo) ** 2 / 8.0
+        if min(g_lo, g_hi) - slack >= best:
             bound[j] = np.inf
             continue
         # two lower bounds: the parts' separate minima, and the end values minus the most a
         # function with |g''| <= M can dip between them (M L^2 / 8; tight on short arcs)
-        split = (e + K + linear_min_on_arc(A, B, c_lo, s_lo, c_hi, s_hi)
+        split = (e + h_0 + linear_min_on_arc(a_eff, b_eff, c_lo, s_lo, c_hi, s_hi)
                  + quadratic_min_on_arc(w, d, half, lo, hi, c_lo, s_lo, c_hi, s_hi))
-        curvature = math.hypot(A, B) + 2.0 * curvature_quadratic
+        curvature = math.hypot(a_eff, b_eff) + 2.0 * curvature_quadratic
         bound[j] = max(split, min(g_lo, g_hi) - curvature * (hi - lo) ** 2 / 8.0)
 
 
@@ -477,16 +478,16 @@ def coefficients_2x2(Qt, P, coef):
 
 
 @njit(cache=True)
-def rotate_rows(Z, k, c, s, out):
-    """out = V Z for V = rot(theta) = [[c, s], [-s, c]] (k = 0) or ref(theta) = [[-c, s], [s, c]] (k = 1).
+def rotate_rows(Z, branch, c, s, out):
+    """out = V Z for V = rot(theta) = [[c, s], [-s, c]] (branch 0) or ref(theta) = [[-c, s], [s, c]] (branch 1).
 
     Parameters
     ----------
     Z, out : (2, r) arrays; out receives V Z.
-    k, c, s : the branch, 0 (rot) or 1 (ref); cos theta, sin theta.
+    branch, c, s : the branch, 0 (rot) or 1 (ref); cos theta, sin theta.
     """
-    first = c if k == 0 else -c
-    second = -s if k == 0 else s
+    first = c if branch == 0 else -c
+    second = -s if branch == 0 else s
     for j in range(Z.shape[1]):
         z1, z2 = Z[0, j], Z[1, j]
         out[0, j] = first * z1 + s * z2
@@ -494,10 +495,10 @@ def rotate_rows(Z, k, c, s, out):
 
 
 @njit(cache=True)
-def _new_rows(Z, k, c, s, VZ, column_size):
-    """VZ = V Z for V = rot(theta) (k = 0) or ref(theta) (k = 1), with the zeros to rounding set to 0.0
+def _new_rows(Z, branch, c, s, VZ, column_size):
+    """VZ = V Z for V = rot(theta) (branch 0) or ref(theta) (branch 1), with the zeros to rounding set to 0.0
     (column_size[j] = hypot(Z[0, j], Z[1, j]))."""
-    rotate_rows(Z, k, c, s, VZ)
+    rotate_rows(Z, branch, c, s, VZ)
     for j in range(Z.shape[1]):
         tol = _ZERO_TOL * column_size[j]
         for i in range(2):

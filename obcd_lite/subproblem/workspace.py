@@ -18,8 +18,8 @@ class SweepWorkspace(NamedTuple):
     Attributes
     ----------
     x, y, size, first_of : per entry of V Z (2 r): u_i = x_i c + y_i s, hypot(x_i, y_i), its first crossing.
-    angle, cos_sin, owner, step, order : per crossing; owner: its entry (-1: theta = pi); step of (A_h, B_h, K, N).
-    arc, bound, ends : per arc: (A, B, K, negatives), lower bound, ends (lo, hi; cos, sin at lo; at hi).
+    angle, cos_sin, owner, step, order : per crossing; owner: its entry (-1: theta = pi); step of (A_h, B_h, h_0, N).
+    arc, bound, ends : per arc: (a_eff, b_eff, h_0, negatives), lower bound, ends (lo, hi; cos, sin at lo; at hi).
     psi, column, quarter, key, line : per column: the sort of ``crossings._sort_crossings``; ``l0_points.line_keys``.
     points, roots, scratch : a column's four zeros; the quartic's roots and work space.
     window : a ``window.WindowWorkspace``.

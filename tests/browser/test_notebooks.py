@@ -3,7 +3,8 @@
 For each ``notebooks/*.ipynb`` (found by glob: a new notebook is tested without editing this file)
 the test opens the notebook in a fresh page, waits until the kernel is really idle (the status bar
 names the kernel and says Idle; the toolbar indicator says "idle" before the kernel exists), clears
-the stored outputs, runs Run > Run All Cells and waits until every code cell has an execution count.
+the stored outputs, runs Run > Run All Cells and waits until every code cell has an execution count
+and the kernel is idle again.
 It then checks that
 
 * no cell shows an error or anything on stderr (the traceback of a failing cell is in the message);
@@ -13,8 +14,13 @@ It then checks that
 * the browser console logged no error;
 * for a notebook with sliders: one slider of each widget moved with the keyboard on its handle
   reaches the kernel (the kernel's slider has the new value) and, where the widget has outputs,
-  changes the figure or the text it drives within 2 s (a redraw can give a byte-identical PNG,
-  so either counts).
+  changes the figure or the text it drives (a redraw can give a byte-identical PNG, so either counts).
+
+Every wait is a liveness bound (``conftest.LIVENESS``, minutes), never a speed check: Run All fails only
+after the notebook made no progress (no cell finished, no output appeared) for that long, a slider only
+if its effect never shows. A cell's error ends the wait for Run All at once, a widget that failed to
+render ("Error displaying widget", its text fallback) the wait for the views. How long each step took is
+recorded (``timings``, printed and in the JUnit properties), not asserted.
 
 A screenshot of each notebook's main widget (the first one with a slider, else the first widget,
 else the first figure) goes to ``artifacts/screenshots/<notebook>.png`` for a reviewer to look at.
@@ -23,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import json
+import queue
 import re
 import time
 from pathlib import Path
@@ -31,14 +38,15 @@ import pytest
 
 from obcd_lite.widgets.base import FALLBACK_TEXT
 
+from .conftest import LIVENESS, liveness, liveness_message
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-#: Time limits (seconds): the kernel of a fresh page, Run All of one notebook, one slider move.
-KERNEL_IDLE_TIMEOUT = 60
-RUN_ALL_TIMEOUT = 60
-WIDGETS_RENDER_TIMEOUT = 15
-SLIDER_EFFECT_TIMEOUT = 2
+#: Seconds between two looks at Run All's progress (a look, not a bound: the bound is LIVENESS without progress).
+RUN_ALL_POLL = 30
+#: Run All's bound however much progress it makes (a notebook that prints forever must still end).
+RUN_ALL_CAP = 4 * LIVENESS
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 #: Errors and stderr render alike in Lab (a traceback is shown as stderr text).
@@ -61,8 +69,16 @@ RUN_ALL_DONE_JS = """([notebook, kernelIdle]) => {
     const failed = nb.querySelector('STDERR') !== null;
     return failed || prompts.every(p => /^\\[\\d+\\]:$/.test(p));
 }""".replace("STDERR", STDERR)
-WIDGETS_RENDERED_JS = """([notebook, view, expected]) =>
-    document.querySelectorAll(notebook + ' ' + view).length >= expected"""
+#: Run All's progress: every code cell's prompt and the number of outputs (any change is progress).
+PROGRESS_JS = """([notebook]) => { const nb = document.querySelector(notebook);
+    return JSON.stringify([[...nb.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')].map(e => e.textContent.trim()),
+                           nb.querySelectorAll('.jp-OutputArea-output').length]); }"""
+#: Every expected view rendered, or one failed for good (its error text or fallback shown: no use waiting).
+WIDGETS_SETTLED_JS = """([notebook, view, expected, unrendered]) => {
+    const nb = document.querySelector(notebook);
+    const text = [...nb.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText).join('\\n');
+    return nb.querySelectorAll(view).length >= expected || new RegExp(unrendered).test(text);
+}"""
 #: Per cell: kind, prompt, stderr texts, rendered widget views, figures, output text.
 CELLS_JS = """([cells, view]) => [...document.querySelectorAll(cells)].map(cell => ({
     code: cell.classList.contains('jp-CodeCell'),
@@ -113,15 +129,20 @@ def _kernel_sliders(lab, page, notebook: str) -> list:
     """The kernel's sliders, asked over the kernel's own connection file (no output in the notebook)."""
     from jupyter_client import BlockingKernelClient
 
-    sessions = json.loads(page.request.get(f"{lab.url}/api/sessions").text())
+    sessions = json.loads(page.request.get(f"{lab.url}/api/sessions", timeout=LIVENESS * 1000).text())
     kernel = next(s["kernel"]["id"] for s in sessions if s["path"].endswith(notebook))
     client = BlockingKernelClient(connection_file=str(lab.runtime / f"kernel-{kernel}.json"))
     client.load_connection_file()
     client.start_channels()
     try:
         msg_id = client.execute("", silent=True, store_history=False, user_expressions={"s": KERNEL_SLIDERS})
+        deadline = time.monotonic() + LIVENESS
         while True:
-            reply = client.get_shell_msg(timeout=10)
+            try:
+                reply = client.get_shell_msg(timeout=max(deadline - time.monotonic(), 0.1))
+            except queue.Empty:
+                pytest.fail(f"{notebook}: " + liveness_message("the kernel did not answer a request for its sliders"),
+                            pytrace=False)
             if reply["parent_header"].get("msg_id") == msg_id:
                 break
         result = reply["content"]["user_expressions"]["s"]
@@ -134,9 +155,10 @@ def _kernel_sliders(lab, page, notebook: str) -> list:
 def _close_session(lab, page, notebook: str) -> None:
     """Shut this notebook's kernel down now (the server would keep it until the session ends)."""
     xsrf = next((c["value"] for c in page.context.cookies() if c["name"] == "_xsrf"), "")
-    for session in json.loads(page.request.get(f"{lab.url}/api/sessions").text()):
+    for session in json.loads(page.request.get(f"{lab.url}/api/sessions", timeout=LIVENESS * 1000).text()):
         if session["path"].endswith(notebook):
-            page.request.delete(f"{lab.url}/api/sessions/{session['id']}", headers={"X-XSRFToken": xsrf})
+            page.request.delete(f"{lab.url}/api/sessions/{session['id']}", headers={"X-XSRFToken": xsrf},
+                                timeout=LIVENESS * 1000)
 
 
 def _readout_value(text: str) -> tuple[float, float]:
@@ -150,7 +172,8 @@ def _readout_value(text: str) -> tuple[float, float]:
 
 
 def _move_slider(lab, page, name: str, view, timings: dict) -> None:
-    """One keyboard step on the first slider of ``view``; the kernel and what the view shows follow."""
+    """One keyboard step on the first slider of ``view``; the kernel and what the view shows follow
+    (eventually: each wait is bounded by :data:`~.conftest.LIVENESS` only)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
     from playwright.sync_api import expect
 
@@ -165,26 +188,63 @@ def _move_slider(lab, page, name: str, view, timings: dict) -> None:
     handle.focus()
     start = time.monotonic()
     handle.press("ArrowLeft" if at_max else "ArrowRight")
-    expect(readout, f"{name}: slider {label!r} did not move").not_to_have_text(
-        before_readout, timeout=SLIDER_EFFECT_TIMEOUT * 1000)
+    not_moved = f"{name}: " + liveness_message(f"slider {label!r} did not move after a key press")
+    expect(readout, not_moved).not_to_have_text(before_readout, timeout=LIVENESS * 1000)
     if json.loads(before)["images"] or any(json.loads(before)["text"]):
-        left = SLIDER_EFFECT_TIMEOUT - (time.monotonic() - start)
         try:
             # changed, and the explorer's busy text ("updating…", widgets.base.BUSY_TEXT) gone again
             page.wait_for_function(f"([view, before]) => {{ const now = ({DRIVEN_JS})(view); "
                                    f"return now !== before && !now.includes('updating…'); }}",
-                                   arg=[view.element_handle(), before], timeout=max(left, 0.05) * 1000)
+                                   arg=[view.element_handle(), before], timeout=LIVENESS * 1000)
         except PlaywrightTimeoutError:
-            pytest.fail(f"{name}: slider {label!r} moved ({before_readout} -> {readout.inner_text()}) but neither "
-                        f"the figure nor the text it drives changed within {SLIDER_EFFECT_TIMEOUT} s", pytrace=False)
+            pytest.fail(f"{name}: " + liveness_message(
+                f"slider {label!r} moved ({before_readout} -> {readout.inner_text()}) but neither the figure nor "
+                "the text it drives changed"), pytrace=False)
         timings[f"slider {label}"] = round(time.monotonic() - start, 2)
-    # The kernel's slider of that name took the value the readout shows (a log slider's handle
-    # position is the exponent, so the readout is the value to compare).
+    # The kernel's slider of that name takes the value the readout shows (a log slider's handle
+    # position is the exponent, so the readout is the value to compare); asked until it has, since the
+    # browser's message and our question reach the kernel in either order.
     shown, tolerance = _readout_value(readout.inner_text())
-    changed = [(d, v) for d, v in _kernel_sliders(lab, page, name) if d == label and (d, v) not in kernel_before]
-    assert any(abs(v - shown) <= tolerance * (1 + 1e-9) for _, v in changed), (
-        f"{name}: moved slider {label!r} to {shown} in the browser; the kernel's sliders went from "
-        f"{kernel_before} to {_kernel_sliders(lab, page, name)}")
+    deadline = time.monotonic() + LIVENESS
+    while True:
+        now = _kernel_sliders(lab, page, name)
+        changed = [(d, v) for d, v in now if d == label and (d, v) not in kernel_before]
+        if any(abs(v - shown) <= tolerance * (1 + 1e-9) for _, v in changed):
+            break
+        assert time.monotonic() < deadline, f"{name}: " + liveness_message(
+            f"moved slider {label!r} to {shown} in the browser; the kernel's sliders went from {kernel_before} "
+            f"to {now}, not to it")
+        time.sleep(0.5)
+
+
+def _wait_for_run_all(page, name: str, stored: dict) -> None:
+    """Until every code cell ran and the kernel is idle, or a cell failed. Fails only when the notebook
+    made no progress (no prompt changed, no output appeared) for :data:`~.conftest.LIVENESS`, or ran
+    longer than :data:`RUN_ALL_CAP` in all: a slow machine only makes it wait longer."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    start = last_change = time.monotonic()
+    last = None
+    while True:
+        try:
+            page.wait_for_function(f"([nb]) => ({RUN_ALL_DONE_JS})([nb, {KERNEL_IDLE_JS}])", arg=[NOTEBOOK],
+                                   timeout=RUN_ALL_POLL * 1000, polling=200)
+            return
+        except PlaywrightTimeoutError:
+            pass
+        progress = page.evaluate(PROGRESS_JS, [NOTEBOOK])
+        now = time.monotonic()
+        if progress != last:
+            last, last_change = progress, now
+        stalled, over = now - last_change >= LIVENESS, now - start >= RUN_ALL_CAP
+        if stalled or over:
+            cells = page.evaluate(CELLS_JS, [CELLS, VIEW])
+            running = [f"cell {i} (stored In [{s['count']}], {s['first_line']!r})"
+                       for i, (c, s) in enumerate(zip(cells, stored["cells"])) if c["prompt"].strip() == "[*]:"]
+            what = ("Run All made no progress (no cell finished, no output appeared)" if stalled
+                    else "Run All did not finish")
+            pytest.fail(f"{name}: {liveness_message(what, LIVENESS if stalled else RUN_ALL_CAP)}; still running or "
+                        f"queued: {running[:3]}{' ...' if len(running) > 3 else ''}", pytrace=False)
 
 
 def _open_and_run_all(lab, page, name: str, stored: dict, timings: dict) -> None:
@@ -193,32 +253,30 @@ def _open_and_run_all(lab, page, name: str, stored: dict, timings: dict) -> None
     from playwright.sync_api import expect
 
     start = time.monotonic()
-    page.goto(f"{lab.url}/lab/tree/notebooks/{name}?reset")
-    page.wait_for_function(KERNEL_IDLE_JS, timeout=KERNEL_IDLE_TIMEOUT * 1000)
+    with liveness(f"{name}: opening the notebook until its kernel is idle"):
+        page.goto(f"{lab.url}/lab/tree/notebooks/{name}?reset")
+        page.wait_for_function(KERNEL_IDLE_JS, timeout=LIVENESS * 1000)
     timings["kernel idle"] = round(time.monotonic() - start, 1)
     # Cleared first, so "every cell has an execution count" means this run, not the stored one.
-    _menu(page, "Edit", "editmenu:clear-all")
-    expect(page.locator(f"{NOTEBOOK} .jp-OutputArea-output")).to_have_count(0)
+    with liveness(f"{name}: clearing the stored outputs"):
+        _menu(page, "Edit", "editmenu:clear-all")
+        expect(page.locator(f"{NOTEBOOK} .jp-OutputArea-output"),
+               f"{name}: " + liveness_message("Edit > Clear All Outputs left outputs")).to_have_count(0)
     start = time.monotonic()
-    _menu(page, "Run", "runmenu:run-all")
-    try:
-        page.wait_for_function(f"([nb]) => ({RUN_ALL_DONE_JS})([nb, {KERNEL_IDLE_JS}])", arg=[NOTEBOOK],
-                               timeout=RUN_ALL_TIMEOUT * 1000, polling=200)
-    except PlaywrightTimeoutError:
-        cells = page.evaluate(CELLS_JS, [CELLS, VIEW])
-        running = [f"cell {i} (stored In [{s['count']}], {s['first_line']!r})"
-                   for i, (c, s) in enumerate(zip(cells, stored["cells"])) if c["prompt"].strip() == "[*]:"]
-        pytest.fail(f"{name}: Run All did not finish within {RUN_ALL_TIMEOUT} s; still running or queued: "
-                    f"{running[:3]}{' ...' if len(running) > 3 else ''}", pytrace=False)
+    with liveness(f"{name}: Run > Run All Cells"):
+        _menu(page, "Run", "runmenu:run-all")
+    _wait_for_run_all(page, name, stored)
     timings["run all"] = round(time.monotonic() - start, 1)
     if page.locator(f"{NOTEBOOK} {STDERR}").count():
         return  # a cell failed: the checks report it, no widget will render after it
     expected_views = sum(c["widgets"] for c in stored["cells"])
-    try:  # views render after their output arrived; one that never renders is reported by the checks
-        page.wait_for_function(WIDGETS_RENDERED_JS, arg=[NOTEBOOK, VIEW, expected_views],
-                               timeout=WIDGETS_RENDER_TIMEOUT * 1000)
+    try:  # views render after their output arrived; one that failed to render is reported by the checks
+        page.wait_for_function(WIDGETS_SETTLED_JS, arg=[NOTEBOOK, VIEW, expected_views, UNRENDERED.pattern],
+                               timeout=LIVENESS * 1000)
     except PlaywrightTimeoutError:
-        pass
+        shown = page.locator(f"{NOTEBOOK} {VIEW}").count()
+        pytest.fail(f"{name}: " + liveness_message(f"{shown} of {expected_views} widget views rendered, no more"),
+                    pytrace=False)
 
 
 def _check_outputs(name: str, cells: list, stored: dict) -> None:
@@ -246,6 +304,26 @@ def _check_outputs(name: str, cells: list, stored: dict) -> None:
         f"{name}: Output widgets show {shown} figures, the stored widget state has {stored['widget_figures']}")
 
 
+def _exercise(lab, page, path: Path, stored: dict, console: list, timings: dict) -> None:
+    """Run All, the checks, every interactive widget's slider, the screenshot, the console."""
+    name = path.name
+    _open_and_run_all(lab, page, name, stored, timings)
+    _check_outputs(name, page.evaluate(CELLS_JS, [CELLS, VIEW]), stored)
+
+    views = page.locator(f"{NOTEBOOK} {VIEW}")
+    interactive = [views.nth(i) for i in range(views.count()) if views.nth(i).locator(".noUi-handle").count()]
+    for view in interactive:
+        _move_slider(lab, page, name, view, timings)
+
+    main = (interactive[0] if interactive else views.first if views.count()
+            else page.locator(f"{NOTEBOOK} .jp-OutputArea-output[data-mime-type='image/png']").first)
+    if main.count():
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        main.scroll_into_view_if_needed()
+        main.screenshot(path=str(SCREENSHOTS / f"{path.stem}.png"))
+    assert not console, f"{name}: browser console errors: {console}"
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_runs_in_jupyterlab(lab, lab_page, path: Path, record_property):
     from playwright.sync_api import Error as PlaywrightError
@@ -256,21 +334,8 @@ def test_notebook_runs_in_jupyterlab(lab, lab_page, path: Path, record_property)
     timings = {}
     start = time.monotonic()
     try:
-        _open_and_run_all(lab, page, name, stored, timings)
-        _check_outputs(name, page.evaluate(CELLS_JS, [CELLS, VIEW]), stored)
-
-        views = page.locator(f"{NOTEBOOK} {VIEW}")
-        interactive = [views.nth(i) for i in range(views.count()) if views.nth(i).locator(".noUi-handle").count()]
-        for view in interactive:
-            _move_slider(lab, page, name, view, timings)
-
-        main = (interactive[0] if interactive else views.first if views.count()
-                else page.locator(f"{NOTEBOOK} .jp-OutputArea-output[data-mime-type='image/png']").first)
-        if main.count():
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            main.scroll_into_view_if_needed()
-            main.screenshot(path=str(SCREENSHOTS / f"{path.stem}.png"))
-        assert not console, f"{name}: browser console errors: {console}"
+        with liveness(name):  # a click or screenshot that never ends (the named waits fail with their own message)
+            _exercise(lab, page, path, stored, console, timings)
     finally:
         timings["total"] = round(time.monotonic() - start, 1)
         record_property("timings", timings)
@@ -318,3 +383,16 @@ def test_stored_counts_figures_widgets_and_errors(tmp_path):
 def test_readout_value_reads_d3_formats(text, value, tolerance):
     shown, tol = _readout_value(text)
     assert shown == pytest.approx(value) and tol == pytest.approx(tolerance)
+
+
+def test_a_wait_that_never_ends_fails_naming_the_liveness_bound():
+    playwright = pytest.importorskip("playwright.sync_api")
+    with pytest.raises(pytest.fail.Exception) as info:
+        with liveness("02_x.ipynb: Run All"):
+            raise playwright.TimeoutError("Timeout 900000ms exceeded.")
+    message = str(info.value)
+    assert "02_x.ipynb: Run All" in message and "liveness bound" in message and "15 min" in message
+    assert "Timeout 900000ms exceeded." in message
+    with pytest.raises(KeyError):  # anything but a timeout passes through unchanged
+        with liveness("x"):
+            raise KeyError("not a timeout")

@@ -13,6 +13,10 @@ page and one API page the test checks that
 
 and saves a screenshot of the top of each page to ``artifacts/screenshots/site-<page>.png``
 (a notebook page also one of its first explorer, shown as its text fallback and stored picture).
+
+Every wait (loading, MathJax's typesetting, the network going idle) is bounded by ``conftest.LIVENESS``
+only, a liveness bound (the long API and errata pages took over 60 s to typeset on a loaded 2-core
+machine); math on a page that loads no MathJax fails at once (that wait would never end).
 """
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ import pytest
 
 from obcd_lite.widgets.base import FALLBACK_TEXT
 
-from .conftest import TYPESET_JS, VIEWPORT, served, watched_page
+from .conftest import LIVENESS, TYPESET_JS, VIEWPORT, liveness, served, watched_page
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -31,7 +35,6 @@ PAGES = (["index.html"] + [f"notebooks/{nb.stem}.html" for nb in sorted((ROOT / 
          + ["api/obcd_lite.stiefel.html", "errata.html", "benchmarks/parallel_grids.html"])  # the widest tables
 #: A page known to hold math, figures and an explorer: the checks below are not vacuous.
 RICH_PAGE = "notebooks/01_rotation_vs_reflection.html"
-MATHJAX_TIMEOUT = 300  # seconds: a liveness bound, not a speed check (long API and errata pages on a loaded 2-core machine took over 60 s)
 LOCAL_HOST = "127.0.0.1"
 
 # The visible text without code blocks and scripts (MathJax keeps each formula's TeX in a script).
@@ -85,25 +88,27 @@ def test_site_page_in_a_real_browser(browser, site_url, page_path):
     context = browser.new_context(viewport=VIEWPORT)
     page, outside, failed, errors = watched_page(context, LOCAL_HOST)
     try:
-        page.goto(f"{site_url}/{page_path}", wait_until="load")
-        counts = page.evaluate(MATH_COUNTS_JS)
-        if counts["math"]:
-            # Sphinx loads MathJax only on pages with math of their own: math elsewhere (a title in the
-            # navigation) would stay raw TeX and the wait below would never end
-            assert page.evaluate(HAS_MATHJAX_JS), f"{page_path}: math on the page but no MathJax loaded (raw TeX)"
-            page.wait_for_function(TYPESET_JS, timeout=MATHJAX_TIMEOUT * 1000)
+        with liveness(page_path):
+            page.goto(f"{site_url}/{page_path}", wait_until="load")
             counts = page.evaluate(MATH_COUNTS_JS)
-        images = page.evaluate(IMAGES_JS)
-        text = page.evaluate(VISIBLE_TEXT_JS)
-        overflowing = page.evaluate(OVERFLOWING_TABLES_JS)
-        page.wait_for_load_state("networkidle")  # MathJax's fonts and extensions arrived (or failed)
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        name = Path(page_path).stem
-        page.screenshot(path=str(SCREENSHOTS / f"site-{name}.png"))
-        explorer = page.get_by_text(FALLBACK_TEXT).first
-        if explorer.count():
-            explorer.scroll_into_view_if_needed()
-            page.screenshot(path=str(SCREENSHOTS / f"site-{name}-explorer.png"))
+            if counts["math"]:
+                # Sphinx loads MathJax only on pages with math of their own: math elsewhere (a title in the
+                # navigation) would stay raw TeX and the wait below would never end
+                assert page.evaluate(HAS_MATHJAX_JS), (
+                    f"{page_path}: math on the page but no MathJax loaded (raw TeX)")
+                page.wait_for_function(TYPESET_JS, timeout=LIVENESS * 1000)
+                counts = page.evaluate(MATH_COUNTS_JS)
+            images = page.evaluate(IMAGES_JS)
+            text = page.evaluate(VISIBLE_TEXT_JS)
+            overflowing = page.evaluate(OVERFLOWING_TABLES_JS)
+            page.wait_for_load_state("networkidle")  # MathJax's fonts and extensions arrived (or failed)
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            name = Path(page_path).stem
+            page.screenshot(path=str(SCREENSHOTS / f"site-{name}.png"))
+            explorer = page.get_by_text(FALLBACK_TEXT).first
+            if explorer.count():
+                explorer.scroll_into_view_if_needed()
+                page.screenshot(path=str(SCREENSHOTS / f"site-{name}-explorer.png"))
     finally:
         context.close()
 

@@ -5,7 +5,8 @@ on 127.0.0.1 and opened in headless Chromium. For each deck of notebooks 01-03 t
 reveal.js started and shows every tagged cell as a slide, that MathJax (the deck's own copy) typeset
 every formula and left no raw ``$``, that every figure loaded and has an alt text from its caption, that
 nothing was requested from another host and the console logged no error; and it screenshots the first
-slide and the first figure to ``artifacts/screenshots/slides-<deck>-*.png``.
+slide and the first figure to ``artifacts/screenshots/slides-<deck>-*.png``. Every wait is bounded by
+``conftest.LIVENESS`` only (a liveness bound, not a speed check).
 """
 from __future__ import annotations
 
@@ -16,13 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import TYPESET_JS, VIEWPORT, served, watched_page
+from .conftest import LIVENESS, TYPESET_JS, VIEWPORT, liveness, served, watched_page
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 DECKS = [p.stem for n in ("01", "02", "03") for p in sorted((ROOT / "notebooks").glob(f"{n}_*.ipynb"))]
 LOCAL_HOST = "127.0.0.1"
-MATHJAX_TIMEOUT = 300  # seconds: a liveness bound, not a speed check
 
 STATE_JS = """() => ({
     slides: Reveal.getTotalSlides(),
@@ -60,19 +60,21 @@ def test_slides_in_a_real_browser(browser, slides_url, deck):
     context = browser.new_context(viewport=VIEWPORT)
     page, outside, failed, errors = watched_page(context, LOCAL_HOST)
     try:
-        page.goto(f"{slides_url}/{deck}.html", wait_until="load")
-        page.wait_for_function("() => window.slidesReady === true", timeout=30_000)
-        page.wait_for_function(TYPESET_JS, timeout=MATHJAX_TIMEOUT * 1000)
-        widths = page.evaluate(IMAGES_JS)
-        state = page.evaluate(STATE_JS)
-        page.wait_for_load_state("networkidle")
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"slides-{deck}-title.png"))
-        figure = page.locator("section.figure").first
-        page.evaluate("(i) => Reveal.slide(i)", page.evaluate(
-            "() => [...document.querySelectorAll('.slides > section')].findIndex(s => s.classList.contains('figure'))"))
-        figure.wait_for(state="visible")
-        page.screenshot(path=str(SCREENSHOTS / f"slides-{deck}-figure.png"))
+        with liveness(deck):
+            page.goto(f"{slides_url}/{deck}.html", wait_until="load")
+            page.wait_for_function("() => window.slidesReady === true", timeout=LIVENESS * 1000)
+            page.wait_for_function(TYPESET_JS, timeout=LIVENESS * 1000)
+            widths = page.evaluate(IMAGES_JS)
+            state = page.evaluate(STATE_JS)
+            page.wait_for_load_state("networkidle")
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / f"slides-{deck}-title.png"))
+            figure = page.locator("section.figure").first
+            page.evaluate("(i) => Reveal.slide(i)", page.evaluate(
+                "() => [...document.querySelectorAll('.slides > section')]"
+                ".findIndex(s => s.classList.contains('figure'))"))
+            figure.wait_for(state="visible")
+            page.screenshot(path=str(SCREENSHOTS / f"slides-{deck}-figure.png"))
     finally:
         context.close()
 

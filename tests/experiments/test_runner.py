@@ -97,10 +97,58 @@ def test_nonneg_runs_from_feasible_starts():
     (dict(options={"manpg_x": {}}), "options given for methods not in the run"),
     (dict(lams=()), r"lams = \(\) leaves the problems \['l1'\] without a run"),
     (dict(seeds=()), r"seeds = \(\) gives no run"),
+    # D17: a budget the solvers refuse made every run a failed row; now refused before any run
+    (dict(max_iter=-1), "max_iter must be a positive integer, got max_iter = -1"),
+    (dict(max_iter=0), "max_iter must be a positive integer, got max_iter = 0"),
+    (dict(max_iter=2.5), "max_iter must be a positive integer, got max_iter = 2.5"),
+    (dict(max_iter=100.0), "max_iter must be a positive integer, got max_iter = 100.0"),
+    (dict(max_iter=True), "max_iter must be a positive integer, got max_iter = True"),
+    (dict(max_iter="10"), "max_iter must be a positive integer, got max_iter = '10'"),
+    (dict(r=0), "r must be a positive integer, got r = 0"),
+    (dict(r=True), "r must be a positive integer, got r = True"),
+    (dict(n=()), r"n must be a positive integer, got n = \(\)"),
+    (dict(n=0), "n must be a positive integer, got n = 0"),
+    (dict(m=-8), "m must be a positive integer, got m = -8"),
+    (dict(m=8.5), "m must be a positive integer, got m = 8.5"),
+    # empty grids
+    (dict(methods=()), "no methods given"),
+    (dict(problems=()), "no problem given"),
+    (dict(datasets=()), "no data set given"),
+    (dict(starts=()), "no start given"),
+    # seeds: numpy's generators take non-negative ints only; a seed twice is the same run twice
+    (dict(seeds=(-1,)), r"seeds must be non-negative integers, got seed -1 in seeds = \(-1,\)"),
+    (dict(seeds=(0, 2.5)), "seeds must be non-negative integers, got seed 2.5"),
+    (dict(seeds=(1.0,)), "seeds must be non-negative integers, got seed 1.0"),
+    (dict(seeds=(True,)), "seeds must be non-negative integers, got seed True"),
+    (dict(seeds=("0",)), "seeds must be non-negative integers, got seed '0'"),
+    (dict(seeds=(None,)), "seeds must be non-negative integers, got seed None"),
+    (dict(seeds=(0, 1, 0)), "seed 0 given twice"),
+    (dict(seeds=np.array([3, 3])), "seed 3 given twice"),
+    (dict(lams=(0.1, 0.1)), "lam 0.1 given twice"),
+    (dict(methods=("obcd", "cayley", "obcd")), "method 'obcd' given twice"),
+    (dict(starts=("random", "random")), "start 'random' given twice"),
+    (dict(problems=("l1", "l0", "l1")), "problem 'l1' given twice"),
 ])
 def test_bad_input_names_the_value(kwargs, match):
     with pytest.raises(ValueError, match=match):
         run_experiment(**{**TINY, **kwargs})
+
+
+def test_bad_input_is_refused_before_any_run(monkeypatch):
+    """The checks come before the data are drawn and before the first solve: nothing runs."""
+    calls = []
+    monkeypatch.setitem(SOLVERS, "obcd", lambda *args, **kwargs: calls.append(kwargs))
+    for bad in (dict(max_iter=-1), dict(seeds=(0, 0)), dict(seeds=(-3,))):
+        with pytest.raises(ValueError):
+            run_experiment(**{**TINY, **bad})
+    assert calls == []
+
+
+def test_numpy_integers_are_integers():
+    ex = run_experiment(**{**TINY, "r": np.int64(2), "n": np.int32(6), "m": np.int64(4)}, max_iter=np.int64(3),
+                        seeds=np.array([0, 1]), lams=(1e-3,))
+    assert list(ex.records["seed"]) == [0, 1] and (ex.records["iterations"] <= 3).all()
+    assert set(ex.records["n"]) == {6} and set(ex.records["r"]) == {2}
 
 
 def test_registered_names_are_listed_in_the_error():
@@ -207,7 +255,7 @@ def test_a_failing_run_loses_nothing_and_the_grid_resumes(monkeypatch, tmp_path)
         run_experiment(**{**GRID, "time_limit": 0.1}, seeds=(0,), resume=first)
     other = dataclasses.replace(first, settings={**first.settings, "digests": {
         key: "another machine's" for key in first.settings["digests"]}})
-    with pytest.raises(ValueError, match=r"resume: data set \('randn', 8, 12, 0\) of the previous experiment differs"):
+    with pytest.raises(ValueError, match=r"resume: the previous experiment: its data set \('randn', 8, 12, 0\) "):
         run_experiment(**GRID, seeds=(0,), resume=other)
 
 

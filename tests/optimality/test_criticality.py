@@ -1,5 +1,6 @@
 """riemannian_residual (Definition 3.4) against an independent formulation, on every penalty,
 at points with and without exact zeros."""
+import functools
 import itertools
 
 import numpy as np
@@ -9,6 +10,7 @@ from scipy.optimize import minimize
 from obcd_lite import (L0, L1, CappedL1, Zero, identity_init, is_critical, nonneg_pca, procrustes,
                        random_stiefel, riemannian_residual, sparse_pca)
 from obcd_lite.optimality import residual_details
+from obcd_lite.penalties import penalty_by_name
 
 
 def box_by_hand(name, X, lam, tau):
@@ -20,7 +22,7 @@ def box_by_hand(name, X, lam, tau):
             lo[idx], hi[idx] = (-lam, lam) if u == 0 else (lam * np.sign(u),) * 2
         elif name == "l0":
             lo[idx], hi[idx] = (-np.inf, np.inf) if u == 0 else (0.0, 0.0)
-        elif name == "capped":
+        elif name == "capped_l1":
             if u == 0:
                 lo[idx], hi[idx] = -lam, lam
             elif abs(u) < tau:
@@ -79,8 +81,7 @@ def point_with_zeros(n, r, zeros, rng):
     return X
 
 
-PENALTIES = {"zero": lambda lam, tau: Zero(), "l1": lambda lam, tau: L1(lam), "l0": lambda lam, tau: L0(lam),
-             "capped": lambda lam, tau: CappedL1(lam, tau)}
+PENALTIES = {name: functools.partial(penalty_by_name, name) for name in ("zero", "l1", "l0", "capped_l1")}
 
 
 @pytest.mark.parametrize("name", list(PENALTIES))
@@ -91,7 +92,7 @@ def test_residual_matches_an_independent_qp(name, seed):
     zeros = [] if seed == 0 else [(0, 0), (2, 1)][: seed]
     X = point_with_zeros(n, r, zeros, rng)
     lam = 0.3
-    tau = abs(X[1, 1]) if (name == "capped" and seed == 3) else 0.2  # seed 3: an entry exactly at |u| = tau
+    tau = abs(X[1, 1]) if (name == "capped_l1" and seed == 3) else 0.2  # seed 3: an entry exactly at |u| = tau
     T = rng.standard_normal((n, r))
     problem = procrustes(T, PENALTIES[name](lam, tau))
     lo, hi, two = box_by_hand(name if name != "zero" else "none", X, lam, tau)

@@ -4,7 +4,7 @@ import pytest
 
 from obcd_lite import (CappedL1, L0, L1, NonNeg, Penalty, QuadraticProblem, Zero, feasibility, identity_init,
                        nonneg_pca, obcd, random_stiefel, sparse_pca)
-from obcd_lite.penalties import ZERO_KIND
+from obcd_lite.penalties import PENALTY_NAMES, ZERO_KIND, penalty_by_name
 from obcd_lite.solvers.obcd import _BlockChunks, _working_set_batches, working_sets
 from obcd_lite.solvers.obcd_kernel import run_steps
 
@@ -16,7 +16,9 @@ def covariance(n, seed=0):
 
 N, R = 12, 3
 C = covariance(N)
-PENALTIES = {"zero": Zero(), "l1": L1(0.02), "l0": L0(0.01), "capped": CappedL1(0.05, 0.1), "nonneg": NonNeg()}
+#: The weights per registered penalty name (the penalties come from the registry: penalty_by_name).
+LAM = {"zero": 0.0, "l1": 0.02, "l0": 0.01, "capped_l1": 0.05, "nonneg": 0.0}
+PENALTIES = {name: penalty_by_name(name, LAM[name], 0.1) for name in PENALTY_NAMES}
 
 
 def problem_for(name, C=C):

@@ -153,16 +153,17 @@ def test_bad_callables_are_named():
 
 
 def test_from_pymanopt_rejects_other_inputs():
-    from pymanopt.manifolds import Sphere
+    from pymanopt.manifolds import Oblique
 
-    sphere = Sphere(4)
+    oblique = Oblique(4, 2)
 
-    @pymanopt.function.numpy(sphere)
-    def cost(x):
-        return float(x @ x)
+    @pymanopt.function.numpy(oblique)
+    def cost(X):
+        return float(np.sum(X * X))
 
     with pytest.raises(ValueError, match="Stiefel"):
-        from_pymanopt(pymanopt.Problem(sphere, cost, euclidean_gradient=pymanopt.function.numpy(sphere)(lambda x: 2 * x)))
+        egrad = pymanopt.function.numpy(oblique)(lambda X: 2 * X)
+        from_pymanopt(pymanopt.Problem(oblique, cost, euclidean_gradient=egrad))
     with pytest.raises(TypeError, match="pymanopt.Problem"):
         from_pymanopt(lambda X: 0.0)
 

@@ -1,4 +1,5 @@
 """solve_2x2 against the independent brute force, on the corners real runs hit."""
+import functools
 import numpy as np
 import pytest
 from hypothesis import given
@@ -7,15 +8,10 @@ from hypothesis import strategies as st
 from obcd_lite import (CappedL1, L0, L1, NonNeg, Zero, candidate_set, count_nonzeros, quartic_coefficients,
                        ref, rot, solve_2x2, solve_2x2_full, solve_kxk)
 from obcd_lite.subproblem.brute_force import brute_force_2x2, objective_at, objective_on_circle
+from obcd_lite.penalties import PENALTY_NAMES, penalty_by_name
 from obcd_lite.subproblem.breakpoint import quartic_real_roots
 
-PENALTIES = {
-    "zero": lambda lam, tau: Zero(),
-    "l0": lambda lam, tau: L0(lam),
-    "l1": lambda lam, tau: L1(lam),
-    "capped": lambda lam, tau: CappedL1(lam, tau),
-    "nonneg": lambda lam, tau: NonNeg(),
-}
+PENALTIES = {name: functools.partial(penalty_by_name, name) for name in PENALTY_NAMES}  # (lam, tau) -> h
 QT_KINDS = ("general", "scalar", "psd", "zero")
 
 
@@ -132,7 +128,7 @@ def test_quartic_degenerate_cases_do_not_lose_roots():
     assert np.nanmin(np.abs(roots - 1.5)) < 1e-6
 
 
-@pytest.mark.parametrize("penalty", ["zero", "l1", "l0", "capped", "nonneg"])
+@pytest.mark.parametrize("penalty", ["zero", "l1", "l0", "capped_l1", "nonneg"])
 def test_candidate_set_minimum_is_the_global_minimum(penalty):
     rng = np.random.default_rng(11)
     for _ in range(10):
@@ -224,7 +220,7 @@ def test_stationary_candidates_are_stationary():
             assert abs(right - left) / (2 * delta) < 1e-5 * (1 + np.abs(Qt).sum())
 
 
-@pytest.mark.parametrize("penalty", ["l1", "capped", "zero"])
+@pytest.mark.parametrize("penalty", ["l1", "capped_l1", "zero"])
 def test_first_and_last_pieces_describe_the_ends_of_the_line(penalty):
     """Column 0 of pieces() holds as t -> -inf and column -1 as t -> +inf, also when some
     breakpoints are absent (y_i = 0); the cos theta = 0 candidates rely on it."""

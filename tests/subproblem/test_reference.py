@@ -8,15 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from obcd_lite import CappedL1, L0, L1, NonNeg, Zero, solve_2x2_full
+from obcd_lite import L1, Zero, solve_2x2_full
+from obcd_lite.penalties import PENALTY_NAMES, Penalty, penalty_by_name
 from obcd_lite.subproblem.brute_force import brute_force_2x2
 from obcd_lite.subproblem.reference import breakpoints, circle_coefficients, reference_2x2
 
-PENALTIES = ("zero", "l0", "l1", "capped", "nonneg")
-
-
-def _penalty(name, lam, tau):
-    return {"zero": Zero(), "l0": L0(lam), "l1": L1(lam), "capped": CappedL1(lam, tau), "nonneg": NonNeg()}[name]
+PENALTIES = PENALTY_NAMES
+_penalty = penalty_by_name  # the one registry (name, lam, tau)
 
 
 #: Columns for tied instances: exact axis and diagonal directions (parallel, antiparallel, orthogonal).
@@ -120,8 +118,19 @@ def test_circle_coefficients_match_the_expanded_objective():
 
 
 def test_reference_rejects_a_penalty_it_does_not_know():
+    class Mine(Penalty):
+        def elementwise(self, U):
+            return np.abs(U) ** 0.5
+
+    with pytest.raises(TypeError, match="Mine"):
+        reference_2x2(np.eye(4), np.zeros((2, 2)), np.ones((2, 1)), Mine())
+
+
+def test_reference_searches_a_subclass_as_its_parent():
     class Mine(L1):
         pass
 
-    with pytest.raises(TypeError, match="Mine"):
-        reference_2x2(np.eye(4), np.zeros((2, 2)), np.ones((2, 1)), Mine(1.0))
+    rng = np.random.default_rng(4)
+    A = rng.standard_normal((4, 4))
+    Qt, P, Z = A + A.T, rng.standard_normal((2, 2)), rng.standard_normal((2, 3))
+    assert reference_2x2(Qt, P, Z, Mine(0.7)).value == reference_2x2(Qt, P, Z, L1(0.7)).value

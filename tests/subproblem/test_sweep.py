@@ -5,6 +5,7 @@ candidates of the vectorized search. The two are independent implementations of 
 t = tan(theta/2) roots here, t = tan(theta) pieces and quartics there), so agreeing on random
 instances, ties and both single branches is a real check; the brute force decides.
 """
+import functools
 import math
 
 import numpy as np
@@ -14,14 +15,13 @@ from hypothesis import strategies as st
 
 from obcd_lite import (L0, L1, CappedL1, NonNeg, Penalty, Zero, brute_force_2x2, candidate_set, count_nonzeros,
                        solve_2x2_full)
-from obcd_lite.penalties import snap_zeros
+from obcd_lite.penalties import PENALTY_NAMES, penalty_by_name, snap_zeros
 from obcd_lite.subproblem.brute_force import kink_angles, objective_at, objective_on_circle
 from obcd_lite.penalties import L0_KIND, NONNEG_KIND, ZERO_KIND
 from obcd_lite.subproblem.crossings import _crossings, _entries, _sort_crossings
 from obcd_lite.subproblem.sweep import CAPPED_KIND, L1_KIND, _branch_floor, coefficients_2x2, sweep_2x2
 
-PENALTIES = {"zero": lambda lam: Zero(), "l1": L1, "l0": L0, "capped": lambda lam: CappedL1(lam, 0.3),
-             "nonneg": lambda lam: NonNeg()}
+PENALTIES = {name: functools.partial(penalty_by_name, name, tau=0.3) for name in PENALTY_NAMES}  # lam -> h
 
 
 def _qt(kind, rng):
@@ -43,7 +43,7 @@ def tied_instances(draw):
         Z[:, 0] = rng.standard_normal(2)  # one column off the common direction
     Qt = _qt(draw(st.sampled_from(["general", "scalar", "psd"])), rng)
     P = rng.standard_normal((2, 2)) * draw(st.sampled_from([0.01, 1.0]))
-    h = PENALTIES[draw(st.sampled_from(["l0", "l1", "capped", "nonneg"]))](draw(st.sampled_from([0.05, 0.5, 3.0])))
+    h = PENALTIES[draw(st.sampled_from(["l0", "l1", "capped_l1", "nonneg"]))](draw(st.sampled_from([0.05, 0.5, 3.0])))
     return Qt, P, Z, h
 
 

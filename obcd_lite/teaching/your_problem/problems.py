@@ -19,7 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...penalties import Penalty, penalty_by_name
-from ...smooth import SmoothProblem, from_pymanopt
+from ...smooth import SmoothProblem
+from ...smooth_pymanopt import from_pymanopt
 from ...stiefel import random_stiefel
 
 #: The three problems of notebook 08, in its order.
