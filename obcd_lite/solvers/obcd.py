@@ -310,28 +310,6 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     return rec.result(X, it, stop_reason, F_tracked=F, info={"engine": engine})
 
 
-def _obcd_matching(problem, X, *, max_iter, time_limit, rng, callback, log_every, k, alpha, Q, branches, engine,
-                   sigma0) -> Result:
-    """:func:`obcd` with working_set = "matching" (its checks, then :func:`.obcd_pairs.run_matching`)."""
-    if k != 2:
-        raise ValueError(f"working_set = 'matching' pairs the rows: it needs k = 2, got k = {k!r}")
-    if Q not in (None, "scalar"):
-        raise ValueError(f"working_set = 'matching' runs the verified scalar Q of eq. (10): Q must be None or "
-                         f"'scalar', got Q = {Q!r}")
-    if engine not in (None, "python"):
-        raise ValueError(f"working_set = 'matching' runs in Python around a compiled loop over the pairs: engine "
-                         f"must be None or 'python', got engine = {engine!r}")
-    if branches not in ("both", *BRANCHES):
-        raise ValueError(f"branches must be 'both', 'rot' or 'ref', got {branches!r}")
-    max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
-    rec = Recorder("obcd", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
-                   callback=callback)
-    rec.log(0, X, problem.F(X))
-    it, stop_reason, F, info = run_matching(problem, X, as_rng(rng), rec, alpha=alpha, branches=branches,
-                                            sigma0=sigma0)
-    return rec.result(X, it, stop_reason, F_tracked=F, info={"engine": "python", "working_set": MATCHING, **info})
-
-
 def _choose_engine(engine, problem, k: int, callback, Q: str) -> str:
     """The engine that runs: ``engine`` checked, or None resolved ("compiled" where it applies)."""
     if engine not in ENGINES:
@@ -370,3 +348,25 @@ def _run_compiled(problem, X, G, F, chunks: _BlockChunks, rec: Recorder, *, alph
         if reason is not None:
             return it, reason, F
     return it, "max_iter", F
+
+
+def _obcd_matching(problem, X, *, max_iter, time_limit, rng, callback, log_every, k, alpha, Q, branches, engine,
+                   sigma0) -> Result:
+    """:func:`obcd` with working_set = "matching" (its checks, then :func:`.obcd_pairs.run_matching`)."""
+    if k != 2:
+        raise ValueError(f"working_set = 'matching' pairs the rows: it needs k = 2, got k = {k!r}")
+    if Q not in (None, "scalar"):
+        raise ValueError(f"working_set = 'matching' runs the verified scalar Q of eq. (10): Q must be None or "
+                         f"'scalar', got Q = {Q!r}")
+    if engine not in (None, "python"):
+        raise ValueError(f"working_set = 'matching' runs in Python around a compiled loop over the pairs: engine "
+                         f"must be None or 'python', got engine = {engine!r}")
+    if branches not in ("both", *BRANCHES):
+        raise ValueError(f"branches must be 'both', 'rot' or 'ref', got {branches!r}")
+    max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
+    rec = Recorder("obcd", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
+                   callback=callback)
+    rec.log(0, X, problem.F(X))
+    it, stop_reason, F, info = run_matching(problem, X, as_rng(rng), rec, alpha=alpha, branches=branches,
+                                            sigma0=sigma0)
+    return rec.result(X, it, stop_reason, F_tracked=F, info={"engine": "python", "working_set": MATCHING, **info})

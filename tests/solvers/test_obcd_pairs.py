@@ -107,10 +107,14 @@ def test_with_two_rows_matching_reproduces_the_one_pair_iterates(h, monkeypatch)
 
 
 def test_a_wrong_gradient_is_caught():
+    """By the problem's own check at X0, and, with that check off, by the run's majorization checks."""
     problem, X0 = problems(Zero())["brockett_quartic"]
     wrong = SmoothProblem(problem.f, lambda X: -problem.grad(X), shape=X0.shape)
-    with pytest.raises(ValueError, match="gradient of f"):
+    with pytest.raises(ValueError, match="wrong sign"):
         obcd(wrong, X0, working_set="matching", rng=0, max_iter=20)
+    unchecked = SmoothProblem(problem.f, lambda X: -problem.grad(X), shape=X0.shape, check_derivatives=False)
+    with pytest.raises(ValueError, match="gradient of f"):
+        obcd(unchecked, X0, working_set="matching", rng=0, max_iter=20)
 
 
 def test_a_wrong_lipschitz_bound_is_caught():
