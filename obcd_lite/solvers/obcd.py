@@ -59,13 +59,17 @@ from ..results import (DECREASE, Recorder, Result, Step, check_budget, problem_s
 from ..stiefel import BRANCHES
 from ..protocol import is_quadratic
 from ..subproblem import MAJORIZER_Q, block_data_unchecked
+from ..subproblem.majorizer import minimize_block
 from ..validation import UnsupportedProblemError, as_matrix, as_rng, check_nonnegative, check_problem, check_stiefel
 from .obcd_kernel import run_steps_for
-from .obcd_smooth import minimize_block, run_smooth
+from .obcd_pairs import run_matching
+from .obcd_smooth import run_smooth
 
 #: max_iter when none is given.
 DEFAULT_MAX_ITER = 10_000
 WORKING_SET_RULES = ("random", "cyclic")
+#: The working_set of :func:`obcd` that takes many disjoint pairs per gradient (:mod:`.obcd_pairs`).
+MATCHING = "matching"
 ENGINES = (None, "compiled", "python")
 #: Most steps of one compiled chunk: the clock (time_limit) is read at least this often.
 COMPILED_CHUNK = 1024
@@ -177,8 +181,8 @@ def default_alpha(problem) -> float:
 def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None = None, rng=None,
          callback: Callable[[Step], bool | None] | None = None, log_every: int = 100, k: int = 2,
          alpha: float | None = None, working_set: str = "random", Q: str | None = None,
-         branches: str = "both", engine: str | None = None, tol: float | None = None, verbose: bool = False,
-         progress: bool = False) -> Result:
+         branches: str = "both", engine: str | None = None, sigma0: float | None = None, tol: float | None = None,
+         verbose: bool = False, progress: bool = False) -> Result:
     """Run OBCD (Algorithm 1) on ``problem`` from ``X0``.
 
     Parameters
@@ -196,7 +200,11 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     k : block size, 2 <= k <= n. k > 2 needs h = 0 and Q = "scalar" (SVD subproblem).
     alpha : proximal parameter alpha > 0 of eq. (11); None takes :func:`default_alpha` (the paper's 1e-5
         relative to the problem's scale: 1e-5 ||C||_2 ||D||_2).
-    working_set : "random" (uniform over the C(n, k) sets) or "cyclic".
+    working_set : "random" (uniform over the C(n, k) sets, the paper's rule), "cyclic", or "matching": many
+        pairs per gradient (:mod:`.obcd_pairs`; k = 2, the verified scalar Q of eq. (10) for any problem,
+        a QuadraticProblem included): every iteration draws a random perfect matching of the rows, solves
+        every pair's subproblem from one gradient and checks the joint step once; one iteration = one
+        matching (n // 2 pair steps).
     Q : "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's block varsigma) or "lipschitz" (eq. (10),
         varsigma = L_f, python engine); None means "exact" for k = 2, "scalar" for k > 2. A problem
         without the quadratic structure takes "scalar" or "lipschitz" (both varsigma = its L_f, verified).
@@ -206,7 +214,14 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     engine : "compiled" (the whole iteration in numba, :mod:`.obcd_kernel`), "python" (this
         module's loop), or None: "compiled" where it applies, i.e. a QuadraticProblem with a
         built-in penalty (``h.sweep_kind`` is not None), k = 2 and no callback. Both engines draw
-        the same working sets and give the same iterates (to rounding).
+        the same working sets and give the same iterates (to rounding). "matching" runs in Python around
+        a compiled loop over the pairs (``engine`` None or "python").
+    sigma0 : float > 0, optional
+        The first varsigma of the verified scalar majorizer (a smooth f, or working_set = "matching"): a
+        guess, never stored nor used as a bound (the estimate is raised only to what a failed check
+        proves). None starts at ``problem.lipschitz()``. With "matching", varsigma then adapts both ways
+        (doubled on a failed check, divided by 1.5 after an accepted iteration); the one-pair rules keep
+        the paper's non-decreasing varsigma.
     tol : stop (reason "tol") at the first log point where the stationarity measure is <= tol; None (the
         default) never stops for it. The measure, relative to the problem's scale S = L_f
         (:func:`~obcd_lite.results.problem_scale`), evaluated every ``log_every`` iterations: for h = 0 the
@@ -238,9 +253,20 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 2 <= k <= n:
         raise ValueError(f"k must be an integer with 2 <= k <= n = {n}, got k = {k!r}")
     alpha = None if alpha is None else check_nonnegative(alpha, "alpha", strict=True)
-    if working_set not in WORKING_SET_RULES:
-        raise ValueError(f"working_set must be 'random' or 'cyclic', got {working_set!r}")
+    if working_set not in (*WORKING_SET_RULES, MATCHING):
+        raise ValueError(f"working_set must be 'random' or 'cyclic', got {working_set!r} (or 'matching': many pairs "
+                         "per gradient)")
     quadratic = is_quadratic(problem)
+    if sigma0 is not None:
+        sigma0 = check_nonnegative(sigma0, "sigma0", strict=True)
+        if quadratic and working_set != MATCHING:
+            raise ValueError(f"sigma0 = {sigma0!r} applies to the verified scalar majorizer (a smooth f without the "
+                             "quadratic structure, or working_set = 'matching'); a QuadraticProblem's one-pair "
+                             "OBCD takes varsigma from eq. (9) / (10)")
+    if working_set == MATCHING:
+        return _obcd_matching(problem, X, max_iter=max_iter, time_limit=time_limit, rng=rng, callback=callback,
+                              log_every=log_every, k=k, alpha=alpha, Q=Q, branches=branches, engine=engine,
+                              sigma0=sigma0, tol=tol, verbose=verbose, progress=progress)
     if Q is None:
         Q = "exact" if k == 2 and quadratic else "scalar"
     if Q not in MAJORIZER_Q:
@@ -283,7 +309,7 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         return rec.result(X, 0, "time_limit", F_tracked=F, info={"engine": engine})
     if not quadratic:  # any smooth f: the verified scalar majorizer
         it, stop_reason, F, info = run_smooth(problem, X, (B for batch in batches for B in batch), rec,
-                                              alpha=alpha, branches=branches)
+                                              alpha=alpha, branches=branches, sigma0=sigma0)
         return rec.result(X, it, stop_reason, F_tracked=F, info={"engine": engine, **info})
     if engine == "compiled":
         it, stop_reason, F = _run_compiled(problem, X, G, F, _BlockChunks(batches), rec, alpha=alpha,
@@ -345,3 +371,29 @@ def _run_compiled(problem, X, G, F, chunks: _BlockChunks, rec: Recorder, *, alph
         if reason is not None:
             return it, reason, F
     return it, "max_iter", F
+
+
+def _obcd_matching(problem, X, *, max_iter, time_limit, rng, callback, log_every, k, alpha, Q, branches, engine,
+                   sigma0, tol, verbose, progress) -> Result:
+    """:func:`obcd` with working_set = "matching" (its checks, then :func:`.obcd_pairs.run_matching`)."""
+    if k != 2:
+        raise ValueError(f"working_set = 'matching' pairs the rows: it needs k = 2, got k = {k!r}")
+    if Q not in (None, "scalar"):
+        raise ValueError(f"working_set = 'matching' runs the verified scalar Q of eq. (10): Q must be None or "
+                         f"'scalar', got Q = {Q!r}")
+    if engine not in (None, "python"):
+        raise ValueError(f"working_set = 'matching' runs in Python around a compiled loop over the pairs: engine "
+                         f"must be None or 'python', got engine = {engine!r}")
+    if branches not in ("both", *BRANCHES):
+        raise ValueError(f"branches must be 'both', 'rot' or 'ref', got {branches!r}")
+    max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
+    rec = Recorder("obcd", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
+                   callback=callback, tol=tol, verbose=verbose, progress=progress,
+                   stationarity=(lambda Y: riemannian_gradient_norm(Y, problem.grad(Y), rec.scale()))
+                   if problem.h.is_zero else DECREASE)  # as the one-pair rules measure it (a fresh gradient)
+    if alpha is None:
+        alpha = PAPER_ALPHA * rec.scale()
+    rec.log(0, X, problem.F(X))
+    it, stop_reason, F, info = run_matching(problem, X, as_rng(rng), rec, alpha=alpha, branches=branches,
+                                            sigma0=sigma0)
+    return rec.result(X, it, stop_reason, F_tracked=F, info={"engine": "python", "working_set": MATCHING, **info})

@@ -19,14 +19,17 @@
 varsigma starts at ``problem.lipschitz()`` (a given L, or the problem's estimate) and only grows; at the end
 the problem's estimate is raised to it (``SmoothProblem.raise_lipschitz_estimate``), so the BS_2
 certificate of :func:`~obcd_lite.optimality.classify` uses the curvature the run needed.
+With ``obcd(..., sigma0=s)`` varsigma starts at the guess s instead; a guess is never stored: the estimate is
+then raised only to the largest varsigma at which a check failed (a failed check proves L_f above it), and
+never when L is a given bound. ``working_set="matching"`` (many disjoint pairs per gradient, a varsigma that
+also shrinks) is :mod:`.obcd_pairs`.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..results import Recorder
-from ..subproblem import solve_2x2_unchecked, solve_kxk
-from ..subproblem.majorizer import scalar_majorizer
+from ..subproblem.majorizer import minimize_block, scalar_majorizer
 
 #: Doublings of varsigma tried on one block before the block is left as it is.
 MAX_REDOS = 60
@@ -34,36 +37,8 @@ MAX_REDOS = 60
 ROUNDING_ULPS = 16
 
 
-def minimize_block(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray, h, branches: str = "both"):
-    """``(V, V Z)``: a global minimizer of K(V; X, B) over O(k) (eq. (11)) — the breakpoint search for k = 2, the
-    polar factor of Lemma 2.3(b) for k > 2 (h = 0, Q = varsigma I).
-
-    Parameters
-    ----------
-    Qt : numpy.ndarray
-        (k^2, k^2), Q + alpha I of Lemma 2.3(a) (a multiple of the identity here).
-    P : numpy.ndarray
-        (k, k), [grad f(X) X^T]_BB - (varsigma + alpha) I_k.
-    Z : numpy.ndarray
-        (k, r), X(B, :).
-    h : Penalty
-        The separable nonsmooth part (``Zero()`` for k > 2).
-    branches : str
-        "both", "rot" or "ref": the circles of O(2) searched for k = 2.
-
-    Returns
-    -------
-    tuple of numpy.ndarray
-        ``(V, V Z)``: V (k, k) in O(k) and the new rows (k, r).
-    """
-    if len(Z) == 2:
-        sol = solve_2x2_unchecked(Qt, P, Z, h, branches)
-        return sol.V, sol.VZ
-    V = solve_kxk(P)
-    return V, V @ Z
-
-
-def run_smooth(problem, X: np.ndarray, blocks, rec: Recorder, *, alpha: float, branches: str):
+def run_smooth(problem, X: np.ndarray, blocks, rec: Recorder, *, alpha: float, branches: str,
+               sigma0: float | None = None):
     """The loop of the module docstring on X in place.
 
     Parameters
@@ -80,17 +55,21 @@ def run_smooth(problem, X: np.ndarray, blocks, rec: Recorder, *, alpha: float, b
         The proximal parameter of eq. (11).
     branches : str
         "both", "rot" or "ref", passed to :func:`minimize_block`.
+    sigma0 : float, optional
+        The first varsigma, a guess (> 0); None starts at ``problem.lipschitz()`` (the paper's rule).
 
     Returns
     -------
     tuple
         ``(iterations, stop_reason, F, info)``: the steps taken, why the loop stopped, the tracked F at the last
         X and a dict with the final ``varsigma``, its start ``varsigma_start``, the doublings ``redos`` and the
-        steps ``kept`` (X left as it was).
+        steps ``kept`` (X left as it was); with ``sigma0``, also ``varsigma_proven`` (the largest varsigma at
+        which a check failed, 0.0 if none).
     """
     h = problem.h
-    varsigma = float(problem.lipschitz())
+    varsigma = float(problem.lipschitz()) if sigma0 is None else float(sigma0)
     start = varsigma
+    proven = 0.0
     G = problem.grad(X)
     f = problem.f(X)
     h_total = h(X)
@@ -125,6 +104,7 @@ def run_smooth(problem, X: np.ndarray, blocks, rec: Recorder, *, alpha: float, b
                 else:
                     kept += 1
                 break
+            proven = max(proven, varsigma)
             varsigma *= 2.0  # K(V) < F(X_B(V)): the curvature along this block exceeds varsigma
             redos += 1
         else:
@@ -133,6 +113,10 @@ def run_smooth(problem, X: np.ndarray, blocks, rec: Recorder, *, alpha: float, b
         if reason is not None:
             stop_reason = reason
             break
-    if hasattr(problem, "raise_lipschitz_estimate"):
+    info = {"varsigma": varsigma, "varsigma_start": start, "redos": redos, "kept": kept}
+    if sigma0 is not None:  # a guess: only what a failed check proved is kept
+        info["varsigma_proven"] = proven
+        varsigma = proven
+    if hasattr(problem, "raise_lipschitz_estimate") and varsigma > 0.0:
         problem.raise_lipschitz_estimate(varsigma)
-    return it, stop_reason, F, {"varsigma": varsigma, "varsigma_start": start, "redos": redos, "kept": kept}
+    return it, stop_reason, F, info

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..stiefel import polar
 from ..validation import as_matrix, check_nonnegative
+from .breakpoint import solve_2x2_unchecked
 
 #: The Q choices of eqs. (9) and (10) that OBCD runs.
 Q_CHOICES = ("exact", "scalar")
@@ -196,3 +197,39 @@ def solve_kxk(P: np.ndarray) -> np.ndarray:
     if P.shape[0] != P.shape[1]:
         raise ValueError(f"P must be square, got shape {P.shape}")
     return -polar(P)
+
+
+def minimize_block(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray, h, branches: str = "both"):
+    """``(V, V Z)``: a global minimizer over O(k) of K(V; X, B) of eq. (11) up to its constant,
+    1/2 vec(V)^T Qt vec(V) + <V, P> + h(V Z) (Lemma 2.3(a)).
+
+    k = 2: the breakpoint search (``breakpoint.solve_2x2_unchecked``), for any symmetric Qt: the exact Q of
+    eq. (9) (a Kronecker product (Z D Z^T) (x) C_BB, plus alpha I) as well as the scalar Q of eq. (10)
+    (Qt = (varsigma + alpha) I). k > 2: the polar factor of Lemma 2.3(b), which holds only for h = 0 and a
+    scalar Q (Qt a multiple of the identity: then 1/2 vec(V)^T Qt vec(V) is constant on O(k) and only
+    <V, P> is minimized); the caller guarantees both (``obcd`` declines other k > 2 runs).
+
+    Parameters
+    ----------
+    Qt : numpy.ndarray
+        (k^2, k^2), Q + alpha I of Lemma 2.3(a), symmetric (any such matrix for k = 2; a multiple of the
+        identity for k > 2).
+    P : numpy.ndarray
+        (k, k), [grad f(X) X^T]_BB - mat(Q vec(I_k)) - alpha I_k.
+    Z : numpy.ndarray
+        (k, r), X(B, :).
+    h : Penalty
+        The separable nonsmooth part (``Zero()`` for k > 2).
+    branches : str
+        "both", "rot" or "ref": the circles of O(2) searched for k = 2.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(V, V Z)``: V (k, k) in O(k) and the new rows (k, r).
+    """
+    if len(Z) == 2:
+        sol = solve_2x2_unchecked(Qt, P, Z, h, branches)
+        return sol.V, sol.VZ
+    V = solve_kxk(P)
+    return V, V @ Z
