@@ -19,8 +19,6 @@ ROW = re.compile(r"^\|\s*(?P<step>[^|]+?)\s*\|\s*`(?P<path>[\w/]+\.py):(?P<first
                  r"\s*(?P<names>[^|]+?)\s*\|")
 #: Lines a cited range may extend beyond what it cites (blank lines, a comment).
 SLACK = 5
-#: The row whose function is being moved by another change; it fails (strictly) until that change lands.
-MOVING = {("subproblem/majorizer.py", "minimize_block")}
 
 
 def map_rows() -> list[tuple[str, str, int, int, list[str]]]:
@@ -90,17 +88,12 @@ def test_the_map_is_read():
     assert len(map_rows()) >= 10 and {"1", "2", "5", "8a"} <= steps
     cited = {(path, name) for _, path, _, _, name in CASES}
     # the names the newcomer's trial found missing or wrong
-    assert ("solvers/obcd_kernel.py", "run_steps") in cited
+    assert ("solvers/obcd_kernel.py", "_run_steps") in cited  # what run_steps compiles
     assert ("subproblem/majorizer.py", "block_data_unchecked") in cited
     assert ("subproblem/majorizer.py", "minimize_block") in cited
 
 
-@pytest.mark.parametrize("step, path, first, last, name", [
-    pytest.param(*case, marks=pytest.mark.xfail(
-        (case[1], case[4]) in MOVING and "minimize_block" not in definitions(ROOT / "obcd_lite" / case[1]),
-        reason="minimize_block moves from solvers/obcd_smooth.py to subproblem/majorizer.py in another change",
-        strict=True))
-    for case in CASES], ids=[f"{c[0]}-{c[4]}" for c in CASES])
+@pytest.mark.parametrize("step, path, first, last, name", CASES, ids=[f"{c[0]}-{c[4]}" for c in CASES])
 def test_every_cited_name_is_where_the_map_says(step, path, first, last, name):
     problem = check(path, first, last, name)
     assert problem is None, f"step {step}: {problem} (docs/package.md, 'Reading one OBCD step')"
@@ -110,11 +103,7 @@ def test_every_cited_name_is_where_the_map_says(step, path, first, last, name):
 def test_every_range_is_tight(step, path, first, last, names):
     if not (ROOT / "obcd_lite" / path).exists():
         pytest.fail(f"step {step}: {path} does not exist")
-    defined = definitions(ROOT / "obcd_lite" / path)
-    waiting = [n for n in names if (path, n) in MOVING and n not in defined]
-    if waiting and waiting == names:
-        pytest.skip(f"{waiting} not moved to {path} yet (the per-name test is an expected failure until then)")
-    problem = loose(path, first, last, [n for n in names if n not in waiting])
+    problem = loose(path, first, last, names)
     assert problem is None, f"step {step}: {problem}"
 
 
