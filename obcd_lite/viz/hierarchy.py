@@ -22,7 +22,8 @@ GLOBAL_ROUNDING = 1e-10
 LEVEL_COLORS = {"critical": "#dde8f5", "BS2": "#b7d0ea", "BS3": "#8fb5dd", "BS4": "#6a9bcf", "global": "#f3c67a"}
 
 
-def nested_sets_figure(counts: dict, title: str = "", figsize=(10, 4.6)):
+def nested_sets_figure(counts: dict, title: str = "", figsize=(10, 4.6), *, global_gap: float | None = None,
+                       F_scale: float = 1.0):
     """Critical ⊇ BS2 ⊇ BS3 ⊇ ... ⊇ global for each solver label, to scale: each level is a square
     from the same corner whose area is its share of all limits, so a level that is not nested in the
     one before it (BS2 points that are not critical, the erratum of Theorem 3.8(a)) sticks out of it.
@@ -38,12 +39,21 @@ def nested_sets_figure(counts: dict, title: str = "", figsize=(10, 4.6)):
         The figure's title.
     figsize : tuple of float, optional
         The figure's size in inches.
+    global_gap : float or None, optional
+        The width of the certified bracket of min F behind the "global" counts. Unless it is at rounding
+        level (:data:`GLOBAL_ROUNDING` (1 + ``F_scale``)) the level is listed as "ε-global" with ε, never
+        as "global" (None: the gap is not known, also listed as "ε-global").
+    F_scale : float, optional
+        |min F|, the scale of the rounding level.
 
     Returns
     -------
     matplotlib.figure.Figure
         The figure.
     """
+    exact = global_gap is not None and global_gap <= GLOBAL_ROUNDING * (1.0 + abs(F_scale))
+    global_name = "global" if exact else "ε-global" + ("" if global_gap is None else
+                                                        f" (ε = {fmt(global_gap, 0, style='e')})")
     labels = list(counts)
     fig, axes = plt.subplots(1, len(labels), figsize=figsize, squeeze=False)
     most_lines = max(len(table) for table in counts.values())  # one text line per key: same scale in every panel
@@ -60,13 +70,13 @@ def nested_sets_figure(counts: dict, title: str = "", figsize=(10, 4.6)):
         for name in reversed(levels):  # critical's dashed outline last: it shows where a level covers it
             if sides[name] > 0:
                 ax.add_patch(plt.Rectangle((0, 0), sides[name], sides[name], fc="none", **_level_edge(name)))
-        lines = [(f"all limits: {table['points']}", "black")]
-        lines += [(f"{name}: {table.get(name, 0)}", "black") for name in levels]
+        lines = [("", f"all limits: {table['points']}", "black")]
+        lines += [(name, f"{global_name if name == 'global' else name}: {table.get(name, 0)}", "black")
+                  for name in levels]
         extra = table.get("BS2_not_critical", 0)
-        lines.append((f"BS2, not critical: {extra}", "tab:red" if extra else "0.35"))
-        for row, (text, colour) in enumerate(lines):
+        lines.append(("", f"BS2, not critical: {extra}", "tab:red" if extra else "0.35"))
+        for row, (name, text, colour) in enumerate(lines):
             y = -0.12 - 0.13 * row
-            name = text.split(":")[0]
             if name in LEVEL_COLORS:
                 ax.add_patch(plt.Rectangle((0.0, y - 0.045), 0.08, 0.09, fc=LEVEL_COLORS[name], clip_on=False,
                                            **_level_edge(name)))
