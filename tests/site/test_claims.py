@@ -63,3 +63,20 @@ def test_notebook_08_states_only_the_budgets_its_code_sets():
               re.findall(r"(\d{1,3}(?:,\d{3})+|\d+)\s+(?:pair steps|pair-steps|steps|full-gradient iterations|iterations)",
                          text)]
     assert [n for n in stated if n not in allowed] == []
+
+
+def test_pandas_tables_have_a_style_on_the_site():
+    """Issue 35: the notebooks' DataFrames (stored as <table class="dataframe">) were unstyled on the site.
+    docs/_static/site.css (loaded by docs/conf.py) styles that class; the class is what pandas writes."""
+    import re as _re
+
+    conf = (ROOT / "docs" / "conf.py").read_text(encoding="utf-8")
+    assert "site.css" in conf
+    css = (ROOT / "docs" / "_static" / "site.css").read_text(encoding="utf-8")
+    rules = dict(_re.findall(r"([^{}]+)\{([^}]*)\}", _re.sub(r"/\*.*?\*/", "", css, flags=_re.S)))
+    styled = {sel.strip(): body for sels, body in rules.items() for sel in sels.split(",")}
+    assert "border-collapse: collapse" in styled["article table.dataframe"]
+    assert "border-bottom" in styled["article table.dataframe thead th"]
+    assert "text-align: right" in styled["article table.dataframe td"]
+    stored = [p.name for p in NOTEBOOKS if 'class=\\"dataframe\\"' in p.read_text(encoding="utf-8")]
+    assert stored, "no notebook stores a DataFrame as HTML: the selector would style nothing"
