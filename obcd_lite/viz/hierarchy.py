@@ -127,10 +127,11 @@ def global_verdict(classification) -> tuple[str, str, str]:
         return "?", "0.6", getattr(c, "global_note", "") or "not searched (the explorer certifies only tiny angle spaces)"
     note = f"min F ∈ [{fmt(g.lower_bound, 4)}, {fmt(g.value, 4)}], ε = {fmt(g.gap, 1, style='e')}"
     if c.eps_global:
-        return "ε-global only", "tab:orange", f"F {equals(c.F, 4)} ≤ min F + ε; a lower level fails"
+        return "ε-global only", "tab:orange", f"F {equals(c.F, 4)} ≤ min F + ε, a lower level fails; {note}"
     if c.is_global:
         if g.gap <= GLOBAL_ROUNDING * (1.0 + abs(c.F)):
-            return "yes", "tab:green", f"F {equals(c.F, 4)} = min F to rounding (ε = {fmt(g.gap, 1, style='e', floor=None)})"
+            gap = fmt(g.gap, 1, style="e", floor=None)
+            return "yes", "tab:green", f"F {equals(c.F, 4)} = min F to rounding (ε = {gap})"
         return "ε-global", "tab:green", f"F {equals(c.F, 4)} ≤ min F + ε; {note}"
     if c.is_global is False:
         # a lower point is known: say by how much, so that equal-looking 4-digit values never seem to
