@@ -148,6 +148,35 @@ def strongest_label(classification) -> str:
     return c.strongest
 
 
+def epsilon_summary(text: str, classification) -> str:
+    """A classification's text summary (``Classification.summary``, or an explorer's that ends with it) with
+    the global level said as :func:`global_verdict` says it: "global: True" and "strongest level: global"
+    become "ε-global" unless the certified gap is at rounding level (the bracket and the gap stay on the line).
+
+    Parameters
+    ----------
+    text : str
+        The summary.
+    classification : Classification
+        The classification it describes.
+
+    Returns
+    -------
+    str
+        The summary, reworded where the gap does not allow "global".
+    """
+    if classification.global_min is None or not classification.is_global or global_verdict(classification)[0] == "yes":
+        return text
+    lines = []
+    for line in text.split("\n"):
+        if line.startswith("global: True"):
+            line = "global: ε-global (F ≤ min F + ε, ε the certified gap)" + line[len("global: True"):]
+        elif line.startswith("strongest level: global"):
+            line = "strongest level: ε-global" + line[len("strongest level: global"):]
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def _fit_row(ax, renderer, label, note, y, *, x_note: float, size: float):
     """The label (bold) at the left and the note after it, the note shrunk and then wrapped onto two lines
     until it ends inside the panel: text never runs into the next panel."""
