@@ -36,6 +36,7 @@ def test_ablation_figure_leaves_declined_variants_out():
     assert labels == ["OBCD", "one step", "rotations only", "k = 2, scalar Q", "k = 3"]
     bars = sum(len(c) for c in ax.containers)
     assert bars == int((~table["declined"]).sum())
+    _assert_tick_labels_apart(fig)
     plt.close(fig)
 
 
