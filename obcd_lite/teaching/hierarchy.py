@@ -415,7 +415,7 @@ def two_pair_descent(witness: Witness, thetas, entry=(2, 1), pairs=((0, 2), (1, 
         Z = rotated(Y, pairs[1], np.arctan2(Y[row, col], Y[j if j != row else l, col]))
         Z = snap_point(Z)  # the entry the second rotation zeroes, exactly (the package's zero rule)
         out["both pairs"].append(problem.F(Z) - F0)
-        out["polar(X - t R)"].append(problem.F(polar(X - abs(t) * R)) - F0)
+        out["polar(X - t R)"].append(problem.F(polar(X - t * R)) - F0)  # signed t: t < 0 steps up the residual
     return {key: np.asarray(value) for key, value in out.items()}
 
 

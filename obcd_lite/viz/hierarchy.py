@@ -15,10 +15,15 @@ from ..rounding import equals, fmt
 from .style import SOLVER_COLORS, apply_style
 
 apply_style()
+#: A certified gap at most this (relative to 1 + |F|) is rounding: the bracket's two ends are values of F
+#: computed in double precision through a branch and bound (hundreds of operations, ~1e-13 each), and
+#: the tightest closed brackets (Ky Fan floor, exact eigenvectors) end at 1e-12 .. 1e-11.
+GLOBAL_ROUNDING = 1e-10
 LEVEL_COLORS = {"critical": "#dde8f5", "BS2": "#b7d0ea", "BS3": "#8fb5dd", "BS4": "#6a9bcf", "global": "#f3c67a"}
 
 
-def nested_sets_figure(counts: dict, title: str = "", figsize=(10, 4.6)):
+def nested_sets_figure(counts: dict, title: str = "", figsize=(10, 4.6), *, global_gap: float | None = None,
+                       F_scale: float = 1.0):
     """Critical ⊇ BS2 ⊇ BS3 ⊇ ... ⊇ global for each solver label, to scale: each level is a square
     from the same corner whose area is its share of all limits, so a level that is not nested in the
     one before it (BS2 points that are not critical, the erratum of Theorem 3.8(a)) sticks out of it.
@@ -34,12 +39,21 @@ def nested_sets_figure(counts: dict, title: str = "", figsize=(10, 4.6)):
         The figure's title.
     figsize : tuple of float, optional
         The figure's size in inches.
+    global_gap : float or None, optional
+        The width of the certified bracket of min F behind the "global" counts. Unless it is at rounding
+        level (:data:`GLOBAL_ROUNDING` (1 + ``F_scale``)) the level is listed as "ε-global" with ε, never
+        as "global" (None: the gap is not known, also listed as "ε-global").
+    F_scale : float, optional
+        |min F|, the scale of the rounding level.
 
     Returns
     -------
     matplotlib.figure.Figure
         The figure.
     """
+    exact = global_gap is not None and global_gap <= GLOBAL_ROUNDING * (1.0 + abs(F_scale))
+    global_name = "global" if exact else "ε-global" + ("" if global_gap is None else
+                                                        f" (ε = {fmt(global_gap, 0, style='e')})")
     labels = list(counts)
     fig, axes = plt.subplots(1, len(labels), figsize=figsize, squeeze=False)
     most_lines = max(len(table) for table in counts.values())  # one text line per key: same scale in every panel
@@ -56,13 +70,13 @@ def nested_sets_figure(counts: dict, title: str = "", figsize=(10, 4.6)):
         for name in reversed(levels):  # critical's dashed outline last: it shows where a level covers it
             if sides[name] > 0:
                 ax.add_patch(plt.Rectangle((0, 0), sides[name], sides[name], fc="none", **_level_edge(name)))
-        lines = [(f"all limits: {table['points']}", "black")]
-        lines += [(f"{name}: {table.get(name, 0)}", "black") for name in levels]
+        lines = [("", f"all limits: {table['points']}", "black")]
+        lines += [(name, f"{global_name if name == 'global' else name}: {table.get(name, 0)}", "black")
+                  for name in levels]
         extra = table.get("BS2_not_critical", 0)
-        lines.append((f"BS2, not critical: {extra}", "tab:red" if extra else "0.35"))
-        for row, (text, colour) in enumerate(lines):
+        lines.append(("", f"BS2, not critical: {extra}", "tab:red" if extra else "0.35"))
+        for row, (name, text, colour) in enumerate(lines):
             y = -0.12 - 0.13 * row
-            name = text.split(":")[0]
             if name in LEVEL_COLORS:
                 ax.add_patch(plt.Rectangle((0.0, y - 0.045), 0.08, 0.09, fc=LEVEL_COLORS[name], clip_on=False,
                                            **_level_edge(name)))
@@ -86,8 +100,113 @@ def _level_edge(name: str) -> dict:
         name, dict(ec="0.3", lw=1.2))
 
 
+def global_verdict(classification) -> tuple[str, str, str]:
+    """What a view may say about the global level: ``(mark, colour, note)``.
+
+    A certificate brackets min F in [lower_bound, value] with a gap eps (1e-3 by default, SCIP's a few
+    1e-6 at best, from its drift term). A point within that gap is only known to be within eps of the
+    minimum, so it is called **ε-global** with the bracket, and "global" (mark "yes") only when the gap is
+    at the rounding level (:data:`GLOBAL_ROUNDING` relative to 1 + |F|). A point within the gap
+    that fails a lower level is ε-global but certainly not global (a global minimizer is critical and
+    BS_k, Theorem 3.8(b)).
+
+    Parameters
+    ----------
+    classification : Classification
+        What ``optimality.classify`` returns.
+
+    Returns
+    -------
+    tuple of str
+        The mark ("yes", "ε-global", "ε-global only" (within the gap, a lower level fails), "no", "?"), a
+        matplotlib colour, and the certificate's note (empty when no search ran).
+    """
+    c = classification
+    g = c.global_min
+    if g is None:
+        return "?", "0.6", getattr(c, "global_note", "") or "not searched (the explorer certifies only tiny angle spaces)"
+    note = f"min F ∈ [{fmt(g.lower_bound, 4)}, {fmt(g.value, 4)}], ε = {fmt(g.gap, 1, style='e')}"
+    if c.eps_global:
+        return "ε-global only", "tab:orange", f"F {equals(c.F, 4)} ≤ min F + ε, a lower level fails; {note}"
+    if c.is_global:
+        if g.gap <= GLOBAL_ROUNDING * (1.0 + abs(c.F)):
+            gap = fmt(g.gap, 1, style="e", floor=None)
+            return "yes", "tab:green", f"F {equals(c.F, 4)} = min F to rounding (ε = {gap})"
+        return "ε-global", "tab:green", f"F {equals(c.F, 4)} ≤ min F + ε; {note}"
+    if c.is_global is False:
+        # a lower point is known: say by how much, so that equal-looking 4-digit values never seem to
+        # contradict the verdict
+        return "no", "tab:red", f"F − min F {equals(c.F - g.value, 2, style='e')}; {note}"
+    return "?", "0.6", note
+
+
+def strongest_label(classification) -> str:
+    """``classification.strongest``, with "global" said as "ε-global" unless its gap is at rounding level."""
+    c = classification
+    if c.strongest == "global" and global_verdict(c)[0] != "yes":
+        return "ε-global"
+    return c.strongest
+
+
+def epsilon_summary(text: str, classification) -> str:
+    """A classification's text summary (``Classification.summary``, or an explorer's that ends with it) with
+    the global level said as :func:`global_verdict` says it: "global: True" and "strongest level: global"
+    become "ε-global" unless the certified gap is at rounding level (the bracket and the gap stay on the line).
+
+    Parameters
+    ----------
+    text : str
+        The summary.
+    classification : Classification
+        The classification it describes.
+
+    Returns
+    -------
+    str
+        The summary, reworded where the gap does not allow "global".
+    """
+    if classification.global_min is None or not classification.is_global or global_verdict(classification)[0] == "yes":
+        return text
+    lines = []
+    for line in text.split("\n"):
+        if line.startswith("global: True"):
+            line = "global: ε-global (F ≤ min F + ε, ε the certified gap)" + line[len("global: True"):]
+        elif line.startswith("strongest level: global"):
+            line = "strongest level: ε-global" + line[len("strongest level: global"):]
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _fit_row(ax, renderer, label, note, y, *, x_note: float, size: float):
+    """The label (bold) at the left and the note after it, the note shrunk and then wrapped onto two lines
+    until it ends inside the panel: text never runs into the next panel."""
+    ax.text(0.02, y, label, va="center", fontsize=10, weight="bold")
+    panel = ax.get_window_extent(renderer)
+    text = ax.text(x_note, y, note, va="center", fontsize=size)
+    for fontsize in (size, size - 1, size - 1.5):
+        for wrapped in (note, _two_lines(note)):
+            text.set_text(wrapped)
+            text.set_fontsize(fontsize)
+            if text.get_window_extent(renderer).x1 <= panel.x1 - 2:
+                return text
+    return text
+
+
+def _two_lines(text: str) -> str:
+    """text broken at the '; ' nearest its middle (else the ', ')."""
+    cuts = [i for i in range(len(text)) if text.startswith("; ", i)] or \
+        [i for i in range(len(text)) if text.startswith(", ", i)]
+    if not cuts:
+        return text
+    cut = min(cuts, key=lambda i: abs(i - len(text) / 2))
+    return text[:cut + 1] + "\n" + text[cut + 2:]
+
+
 def certificate_figure(classification, figsize=(10, 3.6)):
     """Left: each level with its verdict and certificate; right: the pair gaps K(I) - min K (k = 2).
+
+    The global level says "ε-global" with the certified bracket unless the gap is at rounding level
+    (:func:`global_verdict`); every text ends inside its panel (the notes are shrunk or wrapped).
 
     Parameters
     ----------
@@ -107,30 +226,7 @@ def certificate_figure(classification, figsize=(10, 3.6)):
     notes = {"critical": f"dist(0, ∂_M F) {equals(c.residual.value, 1, style='e')}"}
     for k, rep in c.blocks.items():
         notes[f"BS{k}"] = f"largest gap {fmt(rep.largest_gap, 1, style='e')} ({rep.failing}/{len(rep.gaps)} fail)"
-    if c.global_min is not None:
-        notes["global"] = (f"F {equals(c.F, 4)}, min F ∈ [{fmt(c.global_min.lower_bound, 4)}, "
-                           f"{fmt(c.global_min.value, 4)}]")
-        if c.is_global is False and not c.eps_global:  # a lower point is known: say by how much, so that
-            # equal-looking 4-digit values never seem to contradict the verdict
-            notes["global"] += f"; F − min F {equals(c.F - c.global_min.value, 2, style='e')}"
-    else:
-        notes["global"] = getattr(c, "global_note", "") or "not searched (the explorer certifies only tiny angle spaces)"
-    if c.eps_global:  # within the certified gap, but a global minimizer is critical and BS_k (Theorem 3.8(b))
-        notes["global"] += "; ε-global only: a lower level fails"
-    for row, name in enumerate(names):
-        value = c.levels[name]
-        color = {True: "tab:green", False: "tab:red", None: "0.6"}[value]
-        mark = {True: "yes", False: "no", None: "?"}[value]
-        if name == "global" and c.eps_global:
-            color, mark = "tab:orange", "ε only"
-        y = len(names) - 1 - row
-        ax_levels.barh(y, 1, color=color, alpha=0.25)
-        ax_levels.text(0.02, y, f"{name}: {mark}", va="center", fontsize=10, weight="bold")
-        ax_levels.text(0.3, y, notes.get(name, ""), va="center", fontsize=9)
-    ax_levels.set_xlim(0, 1)
-    ax_levels.set_yticks([])
-    ax_levels.set_xticks([])
-    ax_levels.set_title(f"strongest level: {c.strongest}" + ("" if c.nested else " (not nested!)"))
+    global_mark, global_colour, notes["global"] = global_verdict(c)
     rep = c.blocks[min(c.blocks)]
     n = 1 + max(max(B) for B in rep.gaps)
     M = np.full((n, n), np.nan)
@@ -144,7 +240,31 @@ def certificate_figure(classification, figsize=(10, 3.6)):
     ax_gaps.set_yticks(range(n))
     ax_gaps.set_xlabel("row j")
     ax_gaps.set_ylabel("row i")
-    fig.tight_layout()
+    ax_levels.set_xlim(0, 1)
+    ax_levels.set_ylim(-0.5, len(names) - 0.5)
+    ax_levels.set_yticks([])
+    ax_levels.set_xticks([])
+    ax_levels.set_title(f"strongest level: {strongest_label(c)}" + ("" if c.nested else " (not nested!)"))
+    fig.tight_layout()  # before the texts are fitted: they are fitted to the final panel
+    renderer = fig.canvas.get_renderer()
+    rows = []
+    for row, name in enumerate(names):
+        value = c.levels[name]
+        color = {True: "tab:green", False: "tab:red", None: "0.6"}[value]
+        mark = {True: "yes", False: "no", None: "?"}[value]
+        if name == "global":
+            mark, color = global_mark, global_colour
+        y = len(names) - 1 - row
+        ax_levels.barh(y, 1, color=color, alpha=0.25)
+        rows.append((f"{name}: {mark}", notes.get(name, ""), y))
+    labels = [ax_levels.text(0.02, 0, label, fontsize=10, weight="bold") for label, _, _ in rows]
+    panel = ax_levels.get_window_extent(renderer)
+    widest = max(t.get_window_extent(renderer).x1 for t in labels)
+    for t in labels:
+        t.remove()
+    x_note = 0.3 if widest <= panel.x0 + 0.28 * panel.width else (widest - panel.x0) / panel.width + 0.02
+    for label, note, y in rows:
+        _fit_row(ax_levels, renderer, label, note, y, x_note=x_note, size=9)
     return fig
 
 

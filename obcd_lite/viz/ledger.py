@@ -55,7 +55,9 @@ def coverage_figure(cov: dict, figsize=(10, 2.8)):
 
 
 def verdict_figure(rows: list[dict], title: str = "", figsize=(10, 2.8)):
-    """The selected rows' verdicts as one bar each, labelled by statement (the explorer's figure).
+    """The selected rows counted by verdict (the explorer's figure): one bar per verdict whose length is the
+    number of selected rows with it, labelled with the count and the statements (shortened to what fits
+    in the panel, the rest counted: "… +k more").
 
     Parameters
     ----------
@@ -76,16 +78,37 @@ def verdict_figure(rows: list[dict], title: str = "", figsize=(10, 2.8)):
         ax.text(0.5, 0.5, "no statement matches", ha="center", va="center", transform=ax.transAxes)
         ax.set_axis_off()
         return fig
-    names = [f"{SHORT[r['label'].split()[0]]} {r['label'].split()[1]}{r['part']}" for r in rows]
-    ax.bar(range(len(rows)), np.ones(len(rows)), color=[VERDICT_COLORS[r["verdict"]] for r in rows])
-    ax.set_xticks(range(len(rows)), names, rotation=90, fontsize=9)
-    ax.set_yticks([])
-    ax.set_xlim(-0.6, max(len(rows), 8) - 0.4)
-    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in VERDICT_COLORS.values()]
-    ax.legend(handles, list(VERDICT_COLORS), ncol=5, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False,
-              title=title)
+    verdicts = list(VERDICT_COLORS)
+    names = {v: [f"{SHORT[r['label'].split()[0]]} {r['label'].split()[1]}{r['part']}" for r in rows
+                 if r["verdict"] == v] for v in verdicts}
+    counts = [len(names[v]) for v in verdicts]
+    y = np.arange(len(verdicts))[::-1]  # the first verdict on top
+    ax.barh(y, counts, color=[VERDICT_COLORS[v] for v in verdicts], height=0.7)
+    ax.set_yticks(y, verdicts)
+    ax.set_xlim(0, max(counts) * 1.02 + 0.5)
+    ax.set_xlabel("statements (rows)")
+    ax.set_title(title or f"{len(rows)} rows by verdict")
     fig.tight_layout()
+    renderer = fig.canvas.get_renderer()
+    right = ax.get_window_extent(renderer).x1 - 4
+    for yv, v, count in zip(y, verdicts, counts):
+        if count:
+            _fitted_label(ax, renderer, count, yv, f"{count}: ", names[v], right)
     return fig
+
+
+def _fitted_label(ax, renderer, x, y, head: str, names: list[str], right: float):
+    """``head`` and as many of ``names`` as end left of ``right`` (display units), after the bar's end when
+    that leaves room, else inside the bar from its start; the names left out are counted."""
+    inside = ax.transData.transform((x, y))[0] > (ax.get_window_extent(renderer).x0 + right) / 2
+    anchor = (0.15, y) if inside else (x + 0.15, y)
+    text = ax.text(*anchor, head, va="center", fontsize=8.5)
+    for shown in range(len(names), -1, -1):
+        rest = len(names) - shown
+        text.set_text(head + ", ".join(names[:shown]) + (f" … +{rest} more" if rest else ""))
+        if text.get_window_extent(renderer).x1 <= right:
+            return text
+    return text
 
 
 def rates_figure(run, report: dict, figsize=(10, 3.6)):

@@ -72,7 +72,8 @@ _Q_STYLE = {"exact": ("tab:green", "--", "K(V), exact Q (eq. 9)"), "scalar": ("t
 
 def majorizer_figure(curves: dict, figsize=(9.0, 3.6)) -> plt.Figure:
     """One panel per circle: F(X_B(V)) (the branch colour) and K(V; X, B) for each Q; the dot marks
-    V = I (θ = 0 on the rotation circle), where K and F agree.
+    V = I (θ = 0 on the rotation circle), where K and F agree. The title names B counted from 1, as the
+    notebooks' text and the paper do, with the code's 0-based rows beside it.
 
     Parameters
     ----------
@@ -102,7 +103,10 @@ def majorizer_figure(curves: dict, figsize=(9.0, 3.6)) -> plt.Figure:
     axes[0].set_ylabel("value")
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=4, frameon=False)
-    fig.suptitle(f"the majorizer of block B = {curves['B']}: K ≥ F on both circles, equal at V = I", fontsize=11)
+    # rows as the notebooks' text counts them (from 1, as the paper), the code's 0-based indices beside them
+    B = tuple(int(i) for i in curves["B"])
+    fig.suptitle(f"the majorizer of block B = {tuple(i + 1 for i in B)} (rows {B} in code): K ≥ F on both circles, "
+                 "equal at V = I", fontsize=11)
     fig.tight_layout(rect=(0, 0.1, 1, 1))
     return fig
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from .style import SOLVER_COLORS, apply_style
 
@@ -16,6 +17,13 @@ RELATIVE_COLORS = {**SOLVER_COLORS, "rcd": "tab:green", "obcd_rot": "tab:blue", 
 VARIANT_COLORS = {"OBCD": SOLVER_COLORS["obcd"], "one step": RELATIVE_COLORS["obcd_step"],
                   "rotations only": RELATIVE_COLORS["obcd_rot"], "k = 3": "tab:orange",
                   "k = 2, scalar Q": "tab:gray"}
+
+
+def _thousands(x: float, _position=None) -> str:
+    """A tick label: 12500 -> "12.5k", 3000 -> "3k", 500 -> "500"."""
+    if abs(x) < 1000:
+        return f"{x:g}"
+    return f"{x / 1000:g}k"
 
 
 def procrustes_figure(runs: dict, names: dict, F_star: float, F_floor: float, title: str = "") -> plt.Figure:
@@ -53,6 +61,9 @@ def procrustes_figure(runs: dict, names: dict, F_star: float, F_floor: float, ti
             ax.axhline((F_floor - F_star) / abs(F_star), color="k", ls="--", lw=0.8,
                        label="floor of det X = det X0: 2 s_min / (p |F*|)")
         ax.grid(alpha=0.3)
+    # counts of 10^4 printed in full ran into each other (issue 35): at most 6 ticks, in thousands
+    axes[0].xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
+    axes[0].xaxis.set_major_formatter(FuncFormatter(_thousands))
     axes[0].set_xlabel("pair updates")
     axes[1].set_xlabel("seconds")
     axes[0].set_ylabel("(F - F*) / |F*|")

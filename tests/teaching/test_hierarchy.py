@@ -29,7 +29,8 @@ def test_witness_descends_with_two_pairs_and_three_rows():
     w = bs2_not_critical_witness()
     curves = two_pair_descent(w, np.array([-0.01, 0.01]))
     assert np.all(curves["pair (0, 2)"] > 0) and np.all(curves["pair (1, 2)"] > 0)
-    assert curves["both pairs"][1] < 0 and np.all(curves["polar(X - t R)"] < 0)
+    # the retraction at signed t: down along -R (t > 0), up along +R (t < 0); it once used |t| (a mirror image)
+    assert curves["both pairs"][1] < 0 and curves["polar(X - t R)"][1] < 0 < curves["polar(X - t R)"][0]
     d3 = three_row_descent(w, 0.01)
     assert d3["K_change"] < -1e-3
     assert np.allclose(d3["V"] @ d3["V"].T, np.eye(3), atol=1e-14)

@@ -42,3 +42,21 @@ def test_bs2_outside_critical_is_named(extra, colour):
     (line,) = [t for t in fig.axes[0].texts if t.get_text().startswith("BS2, not critical")]
     assert line.get_text().endswith(str(extra)) and matplotlib.colors.same_color(line.get_color(), colour)
     plt.close(fig)
+
+
+@pytest.mark.parametrize("gap, F_scale, want", [(1e-3, 0.8, "ε-global (ε = 1e-03): 2"), (None, 0.8, "ε-global: 2"),
+                                                (3e-12, 0.5, "global: 2")])
+def test_global_is_said_only_from_a_gap_at_rounding_level(gap, F_scale, want):
+    """Issue 35: a count of points within a 1e-3 bracket of min F is "ε-global", with ε; "global" needs a
+    gap at rounding level. The label stays inside its panel and keeps its colour key."""
+    fig = nested_sets_figure(COUNTS, global_gap=gap, F_scale=F_scale)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    texts = [t.get_text() for t in ax.texts]
+    assert want in texts and not any(t.startswith("global") for t in texts if t != want)
+    (line,) = [t for t in ax.texts if t.get_text() == want]
+    assert line.get_window_extent(renderer).x1 <= ax.get_window_extent(renderer).x1 + 1
+    keys = [p for p in ax.patches if p.get_width() == 0.08]
+    assert len(keys) == 3  # one colour key per level (critical, BS2, global): the renamed label keeps its key
+    plt.close(fig)

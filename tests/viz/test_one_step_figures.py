@@ -33,6 +33,8 @@ def test_majorizer_figure_has_f_and_each_k_on_both_circles():
     rot, ref = fig.axes
     assert len(ref.lines) == 3 and len(rot.lines) == 4  # F, K exact, K scalar (+ the V = I dot)
     assert rot.lines[-1].get_xdata()[0] == 0.0
+    # notebook 02's text says B = (2, 5) (rows counted from 1) for the code's B = (1, 4): the title agrees
+    assert "B = (2, 5) (rows (1, 4) in code)" in fig._suptitle.get_text()
     plt.close(fig)
 
 

@@ -7,11 +7,35 @@ matplotlib.use("Agg")
 
 import pytest  # noqa: E402
 
+from obcd_lite.rounding import fmt  # noqa: E402
+
 import matplotlib.pyplot as plt  # noqa: E402
 
 from obcd_lite.teaching.hierarchy import explore  # noqa: E402
-from obcd_lite.viz.hierarchy import certificate_figure  # noqa: E402
+from obcd_lite.viz.hierarchy import GLOBAL_ROUNDING, certificate_figure, global_verdict  # noqa: E402
 from obcd_lite.widgets.hierarchy import build_explorer  # noqa: E402
+
+
+def assert_texts_inside_their_panels(fig):
+    """Every text of the levels panel ends inside it (renderer extents), and no two overlap."""
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    panel = ax.get_window_extent(renderer)
+    boxes = [t.get_window_extent(renderer) for t in ax.texts]
+    for text, box in zip(ax.texts, boxes):
+        assert panel.x0 <= box.x0 and box.x1 <= panel.x1 and panel.y0 <= box.y0 and box.y1 <= panel.y1, \
+            f"{text.get_text()!r} leaves its panel"
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not a.overlaps(b), "two texts of the levels panel overlap"
+
+
+def test_the_fit_check_can_fail():
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.text(0.5, 0.5, "global: ε only and a long note that runs out of the panel")
+    with pytest.raises(AssertionError, match="leaves its panel"):
+        assert_texts_inside_their_panels(fig)
+    plt.close(fig)
 
 
 def test_compute_classifies_a_solver_output():
@@ -62,7 +86,7 @@ def test_explorer_never_calls_a_point_global_that_fails_a_lower_level():
     only, and "not nested" appears only at genuine Theorem 3.8(a) witnesses (BS_2 with every block gap at
     rounding level, and a clearly positive residual)."""
     ex = build_explorer(n=3, r=2, penalty="l1", lam=0.1)
-    eps_only, globals_, witnesses = 0, 0, 0
+    eps_only, globals_, witnesses, eps_globals = 0, 0, 0, 0
     for solver in ("manpg", "rsubgrad", "obcd"):
         ex.controls["solver"].value = solver
         for r in (2, 3):
@@ -75,12 +99,27 @@ def test_explorer_never_calls_a_point_global_that_fails_a_lower_level():
                 if c.is_global:
                     globals_ += 1
                     assert c.critical and all(c.bs.values()) and c.nested
+                    # issue 35 item 7: "global" only from a gap at rounding level, else ε-global with the bracket
+                    rounding = c.global_min.gap <= GLOBAL_ROUNDING * (1 + abs(c.F))
+                    eps_globals += not rounding
+                    fig = certificate_figure(c)
+                    texts = [t.get_text() for t in fig.axes[0].texts]
+                    assert ("global: yes" in texts) == rounding and ("global: ε-global" in texts) == (not rounding)
+                    assert fig.axes[0].get_title() == "strongest level: " + ("global" if rounding else "ε-global")
+                    if not rounding:
+                        assert f"[{fmt(c.global_min.lower_bound, 4)}, {fmt(c.global_min.value, 4)}]" in texts[-1]
+                    assert_texts_inside_their_panels(fig)
+                    plt.close(fig)
+                    summary = ex.text.value
+                    assert ("strongest level: ε-global" in summary) == (not rounding)
+                    assert ("global: True" in summary) == rounding and "certified gap" in summary
                 if c.eps_global:
                     eps_only += 1
                     assert c.within_gap and c.is_global is False and not (c.critical and all(c.bs.values()))
                     assert "eps-global" in c.summary()
                     fig = certificate_figure(c)
-                    assert "global: ε only" in [t.get_text() for t in fig.axes[0].texts]
+                    assert "global: ε-global only" in [t.get_text() for t in fig.axes[0].texts]
+                    assert_texts_inside_their_panels(fig)  # "global: ε only" once ran into its note
                     plt.close(fig)
                 if not c.nested:
                     witnesses += 1
@@ -89,7 +128,7 @@ def test_explorer_never_calls_a_point_global_that_fails_a_lower_level():
                 else:
                     assert "NOT nested" not in c.summary()
     # 6 eps-only since issue 34 (RSubGrad's step 1 / L_f; the global gap relative to the problem's scale)
-    assert eps_only == 6 and globals_ >= 4 and witnesses == 2
+    assert eps_only == 6 and globals_ >= 4 and witnesses == 2 and eps_globals >= 1
 
 
 def test_explorer_certifies_the_global_level_at_n4_r2_with_scip():
@@ -104,8 +143,9 @@ def test_explorer_certifies_the_global_level_at_n4_r2_with_scip():
     # verdict "no" never looks contradicted by its own numbers
     fig = certificate_figure(c)
     note = [t.get_text() for t in fig.axes[0].texts][-1]
+    assert_texts_inside_their_panels(fig)
     plt.close(fig)
-    assert "F − min F = 5.02e-05" in note
+    assert "F − min F = 5.02e-05" in note and "ε = 6.5e-06" in note
 
 
 def test_an_invalid_combination_clears_the_figure_and_says_why():
