@@ -161,7 +161,7 @@ def describe(data) -> str:
         return "something else"
     t = data.get("t")
     return {"ellipsis": "... (no answer yet)", "missing": "nothing (the variable is not defined)",
-            "unsupported": f"an object of type {data.get('type')}", "sympy": "a sympy expression",
+            "unsupported": f"an object of type {str(data.get('type'))[:40]}", "sympy": "a sympy expression",
             "function": "a function", "array": "an array", "bool": "True/False", "str": "a string",
             "int": "an integer", "float": "a float"}.get(t, f"a {t}")
 

@@ -360,19 +360,17 @@ def is_cayley_rotation(Q: "sympy.MatrixBase") -> bool:  # noqa: F821 (sympy is i
 # --- the same verifiers, printing what they found (for a notebook's own cells) -----------------------------------
 
 def check_reflection_target(T: ArrayLike) -> bool:
-    """Exercise 01.1: is the minimizer of ||V - T||_F^2 over O(2) a reflection (and unique)?
-
-    Prints what it found and returns :func:`reflection_is_nearest`.
+    """:func:`reflection_is_nearest`, printing the smallest value on each branch and the verdict.
 
     Parameters
     ----------
     T : array_like
-        The 2 x 2 target.
+        The 2 x 2 target matrix of exercise 01.1.
 
     Returns
     -------
     bool
-        The verdict.
+        True when every minimizer is a reflection.
     """
     best_by_branch = _best_by_branch(T)
     print(f"min over rotations   = {fmt(best_by_branch['rot'], 6)}")

@@ -146,7 +146,7 @@ def grade_notebook(student: str, stem: str, notebook: Path, bundle: dict, limits
             data = json.loads(read_regular(box / "answers.json", MAX_ANSWERS))
             if not isinstance(data, dict):
                 raise ValueError("not a dict")
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             data = {}
         notes = []
         if outcome.timed_out:
@@ -159,7 +159,7 @@ def grade_notebook(student: str, stem: str, notebook: Path, bundle: dict, limits
                 notes.append(f"cell(s) {cells} ran over {limits.cell:g} s and were interrupted")
             if status.get("dead_kernel"):
                 notes.append("the kernel died (memory, CPU time or an exit)")
-        except (OSError, ValueError, TypeError, AttributeError):
+        except (OSError, ValueError, TypeError, AttributeError, RecursionError):
             pass
         if not data and not outcome.timed_out:
             notes.append("no answers could be read from the notebook after it ran")
