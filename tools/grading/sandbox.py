@@ -1,8 +1,10 @@
 """Run a command on a scratch folder, confined: bubblewrap where it works, else process group + rlimits.
 
-**bwrap mode** (``bwrap`` on PATH and able to start a sandbox here): new mount, PID, network, IPC, UTS
-and user namespaces (``--unshare-all``: no network, no view of the grader's processes or its command
-line); the file system holds only ``/usr``, ``/etc``, the Python environment and the ``obcd_lite``
+**bwrap mode** (``bwrap`` on PATH and able to start a sandbox here): new mount, PID, network, IPC and UTS
+namespaces (no network, no view of the grader's processes or its command line); run by a normal user
+also a user namespace (``--unshare-all``); run by root, no user namespace but the command drops to a
+user id of its own inside (so that ``RLIMIT_NPROC`` bounds it and it owns nothing of the grader's).
+The file system holds only ``/usr``, ``/etc``, the Python environment and the ``obcd_lite``
 package, all read-only, a private ``/tmp`` and ``/proc``, and the scratch folder at ``/grade``
 (a copy of the submission, nothing else of the grader). ``--die-with-parent``: the sandbox dies with
 the grader. When the command ends or runs out of time, its PID namespace is torn down, which kills
@@ -10,8 +12,9 @@ every process it started (``setsid`` daemons included).
 
 **fallback mode** (no bwrap): the command runs in its own session (process group), with the same
 rlimits, in the scratch folder, with a clean environment; at the end its process group is killed.
-Run as root, it also runs under a user id of its own (so ``RLIMIT_NPROC`` bounds it, it cannot write
-the grader's files, and every process of that id is killed at the end, daemons included). It does NOT
+Run as root, where Python is readable by other users (:func:`fallback_uid_works`), it also runs under a
+user id of its own (so ``RLIMIT_NPROC`` bounds it, it cannot write the grader's files, and every process
+of that id is killed at the end, daemons included). It does NOT
 hide the file system: a submission can read every world-readable file (the instructor notebooks too).
 
 In both modes: ``RLIMIT_CPU`` (CPU seconds), ``RLIMIT_AS`` (memory), ``RLIMIT_FSIZE`` (the largest file
@@ -29,7 +32,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 #: Where the scratch folder appears inside a bwrap sandbox.
@@ -291,4 +293,3 @@ def _kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
-    time.sleep(0)  # the kernel reaps the namespace; nothing to wait for here
