@@ -9,12 +9,9 @@ never decided inside the student's kernel.
 """
 from __future__ import annotations
 
-import concurrent.futures as cf
 import contextlib
-import csv
 import io
 import json
-import multiprocessing
 import os
 import shutil
 import signal
@@ -72,11 +69,58 @@ def prepared(raw: bytes, names: list[str], answers_path: str):
     if language != "python" or (spec.get("name") and not str(spec["name"]).startswith("python")):
         return None, f"a notebook for another kernel ({spec.get('name') or language!r}): only Python notebooks are graded"
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    cells, folder = [], answers_path.rsplit("/", 1)[0]
     for cell in nb.cells:
+        cells.append(cell)
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
-    nb.cells.append(nbformat.v4.new_code_cell(EXPORT_CELL.format(names=names, path=answers_path)))
+            assigned = [name for name in names if name in _assigned(cell.source)]
+            if assigned:  # a partial export after each cell that sets answers: graded if the notebook never ends
+                cells.append(_export_cell(assigned, f"{folder}/partial-{len(cells):04d}.json"))
+    nb.cells = [*cells, _export_cell(names, answers_path)]
     return nb, None
+
+
+def _export_cell(names: list[str], path: str):
+    import nbformat
+
+    cell = nbformat.v4.new_code_cell(EXPORT_CELL.format(names=names, path=path))
+    cell.metadata["obcd_export"] = True  # not the student's: the driver does not count it in cell numbers
+    return cell
+
+
+def _assigned(source: str) -> set[str]:
+    """The names a cell assigns at its top level or anywhere (a syntax error: none)."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return set()
+    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+
+
+def exported(box: Path) -> tuple[dict, bool]:
+    """The exported answers: the final export, else the partial ones merged in notebook order (a notebook
+    stopped before its end); and whether the final one was there."""
+    try:
+        data = json.loads(read_regular(box / "answers.json", MAX_ANSWERS))
+        if isinstance(data, dict):
+            return data, True
+    except (OSError, ValueError, RecursionError):
+        pass
+    merged: dict = {}
+    budget = 4 * MAX_ANSWERS  # all partial exports together (a submission may write many)
+    for path in sorted(box.glob("partial-*.json"))[:1000]:
+        try:
+            raw = read_regular(path, min(MAX_ANSWERS, budget))
+            budget -= len(raw)
+            part = json.loads(raw)
+        except (OSError, ValueError, RecursionError):
+            continue
+        if isinstance(part, dict):
+            merged.update(part)
+    return merged, False
 
 
 @contextlib.contextmanager
@@ -142,16 +186,13 @@ def grade_notebook(student: str, stem: str, notebook: Path, bundle: dict, limits
         shutil.copy(DRIVER, box / "driver.py")
         outcome = sandbox.run(box, [sys.executable, "{box}/driver.py"], limits, uid,
                               Path(obcd_lite.__file__).resolve().parents[1], base / "log.txt", use_bwrap)
-        try:
-            data = json.loads(read_regular(box / "answers.json", MAX_ANSWERS))
-            if not isinstance(data, dict):
-                raise ValueError("not a dict")
-        except (OSError, ValueError, RecursionError):
-            data = {}
+        data, final = exported(box)
         notes = []
         if outcome.timed_out:
             notes.append(f"the notebook did not finish within {limits.wall:g} s and was stopped; "
                          "what it had not answered scores 0")
+        if data and not final:
+            notes.append("graded on the answers as they were when their cells ran (the notebook did not reach its end)")
         try:
             status = json.loads(read_regular(box / "status.json", 1 << 16))
             cells = [int(i) + 1 for i in status.get("timed_out_cells", [])][:5]
