@@ -92,20 +92,9 @@ json.dump({"grew": grew, "wrote": wrote}, open("result.json", "w"))
 
 def test_a_fork_bomb_meets_the_process_limit():
     if UID is None:
-        pytest.skip("RLIMIT_NPROC bounds a sandbox only under a user id of its own (the grader runs as root)")
-    outcome, result, log = run('''
-import json, os, time
-children = 0
-for _ in range(5000):
-    try:
-        pid = os.fork()
-    except OSError:
-        break
-    if pid == 0:
-        time.sleep(300)
-        os._exit(0)
-    children += 1
-json.dump({"children": children}, open("result.json", "w"))
-''', nproc=40)
+        pytest.skip("RLIMIT_NPROC bounds a sandbox only under a user id of its own, i.e. when the grader runs as root")
+    bomb = (Path(__file__).with_name("spoofs") / "fork_bomb.py").read_text()
+    outcome, result, log = run(bomb + '\nimport json\njson.dump({"children": children}, open("result.json", "w"))\n',
+                               nproc=40)
     assert result is not None and result["children"] < 40, log
     assert not [p for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == UID]
