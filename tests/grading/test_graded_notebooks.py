@@ -35,8 +35,8 @@ NOTEBOOKS = sorted(p for p in (ROOT / "notebooks").glob("0[1-9]_*.ipynb")
 #: What the answer cells read from the notebook besides the setup cell (the notebook's own definitions).
 STUBS = {
     "03_completeness": "",
-    "04_sparse_pca": 'spiked = load_dataset("spiked", rng=SEED)',
-    "05_optimality_hierarchy": "alphas = np.logspace(-5, 2, 15)",
+    "04_sparse_pca": 'spiked = load_dataset("spiked", rng=SEED)\nfrom obcd_lite.teaching.exercises import check, form',
+    "05_optimality_hierarchy": "alphas = np.logspace(-5, 2, 15)\nfrom obcd_lite.teaching.exercises import check, form",
     "07_relatives": "matched = procrustes_instance(20, mismatch=False, rng=0)\np = matched.M.shape[0]",
 }
 #: Per question, one answer variable and a wrong value of the right form.
