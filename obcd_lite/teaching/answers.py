@@ -258,10 +258,12 @@ def decode(data: dict, kind: str, shape: tuple[int, ...] | None = None):
         if kind == "sympy" and t in ("int", "float"):
             return sp.sympify(_number(data))
         if t != "sympy":
-            raise WrongForm(f"expected a sympy {'Matrix' if kind == 'sympy_matrix' else 'expression'}, got {describe(data)}")
+            what = "Matrix" if kind == "sympy_matrix" else "expression"
+            raise WrongForm(f"expected a sympy {what}, got {describe(data)}")
         if kind == "sympy_matrix":
             rows = v.get("matrix") if isinstance(v, dict) else None
-            if not isinstance(rows, list) or not rows or not all(isinstance(r, list) and len(r) == len(rows[0]) for r in rows):
+            if not (isinstance(rows, list) and rows
+                    and all(isinstance(r, list) and len(r) == len(rows[0]) for r in rows)):
                 raise WrongForm("expected a sympy Matrix")
             budget = [0]
             matrix = sp.Matrix([[_sympy(x, budget) for x in row] for row in rows])

@@ -17,7 +17,8 @@ def roundtrip(value, kind, shape=None):
 @pytest.mark.parametrize("value, kind, expected", [
     (36, "int", 36), (np.int64(36), "int", 36), (36.0, "int", 36), (2.5, "real", 2.5), (np.float32(0.5), "real", 0.5),
     (float("inf"), "real", float("inf")), (True, "bool", True), (np.True_, "bool", True), ("cos0", "str", "cos0"),
-    ({"obcd", "rcd"}, "str_set", frozenset({"obcd", "rcd"})), ([5, 6], "int_tuple", (5, 6)), ((5, 6), "int_tuple", (5, 6)),
+    ({"obcd", "rcd"}, "str_set", frozenset({"obcd", "rcd"})), ([5, 6], "int_tuple", (5, 6)),
+    ((5, 6), "int_tuple", (5, 6)),
 ])
 def test_plain_answers_round_trip(value, kind, expected):
     assert roundtrip(value, kind) == expected

@@ -62,7 +62,8 @@ subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", "obcd-sa
                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 ''')
     assert outcome.returncode == 0, log
-    assert not [p for p in psutil.process_iter(["cmdline"]) if "obcd-sandbox-daemon" in " ".join(p.info["cmdline"] or [])]
+    assert not [p for p in psutil.process_iter(["cmdline"])
+                if "obcd-sandbox-daemon" in " ".join(p.info["cmdline"] or [])]
 
 
 def test_the_wall_clock_budget_stops_a_sleeping_script():

@@ -98,7 +98,8 @@ def grade_class(submissions: Path, bundle_dir: Path, out: Path, limits: sandbox.
                 try:
                     results[key] = future.result()
                 except Exception as error:  # noqa: BLE001 (one notebook's failure is its 0, not the class's)
-                    results[key] = {"scores": {}, "reasons": {}, "note": f"could not be graded ({type(error).__name__})"}
+                    note = f"could not be graded ({type(error).__name__})"
+                    results[key] = {"scores": {}, "reasons": {}, "note": note}
     rows = [_feedback(s.name, bundles, results, points, out) for s in students]
     buffer = _csv(["student", *columns, "total"], rows)
     _write_atomic(out / "grades.csv", buffer)

@@ -67,7 +67,8 @@ def prepared(raw: bytes, names: list[str], answers_path: str):
     spec = nb.metadata.get("kernelspec", {}) or {}
     language = (spec.get("language") or nb.metadata.get("language_info", {}).get("name") or "python").lower()
     if language != "python" or (spec.get("name") and not str(spec["name"]).startswith("python")):
-        return None, f"a notebook for another kernel ({spec.get('name') or language!r}): only Python notebooks are graded"
+        kernel = spec.get("name") or language
+        return None, f"a notebook for another kernel ({kernel!r}): only Python notebooks are graded"
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     cells, folder = [], answers_path.rsplit("/", 1)[0]
     for cell in nb.cells:
