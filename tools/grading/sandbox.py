@@ -181,9 +181,11 @@ def _rlimits(limits: Limits, uid: int | None):
 
 
 def _processes_of(uid: int) -> int:
+    """The tasks (threads included: RLIMIT_NPROC counts them) of the user ``uid``."""
     import psutil
 
-    return sum(1 for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == uid)
+    return sum(p.info["num_threads"] or 1 for p in psutil.process_iter(["uids", "num_threads"])
+               if p.info["uids"] and p.info["uids"].real == uid)
 
 
 def kill_user(uid: int) -> int:
