@@ -202,6 +202,45 @@ def test_the_wall_clock_budget_stops_a_notebook_and_what_it_did_not_reach_scores
     assert _leftovers() == []
 
 
+def test_spoofs_harm_no_other_student(graded):
+    rows, feedback = graded["rows"], graded["feedback"]
+    for who in ("a_full", "zz_full"):
+        assert points(rows[who]) == POINTS and "Every exercise is right." in feedback[who]
+    assert all(_digest(p) == d for p, d in graded["victims"].items())
+    assert sorted(p.name for p in (graded["tmp"] / "assign" / "grader").iterdir()) == ["99_fixture.json"]
+    time.sleep(3)  # a daemon that survived would rewrite grades.csv by now
+    assert graded["table"].read_bytes() == graded["csv"]
+
+
+def test_no_process_is_left_behind(graded):
+    assert _leftovers() == []
+
+
+def test_malformed_submissions_score_zero_with_a_reason_and_stop_nobody(graded):
+    rows, feedback = graded["rows"], graded["feedback"]
+    for who, reason in (("not_json", "not a readable notebook"), ("unknown_kernel", "another kernel"),
+                        ("symlinked_notebook", "a symlink")):
+        assert float(rows[who]["total"]) == 0.0 and reason in feedback[who], who
+    assert not {"__MACOSX", ".hidden", "symlinked_student"} & set(rows)
+    refused = (graded["tmp"] / "grades" / "refused.txt").read_text()
+    assert "__MACOSX" in refused and ".hidden" in refused and "symlinked_student: a symlink" in refused
+
+
+def test_feedback_names_the_failed_questions_and_no_expected_value(graded):
+    feedback = graded["feedback"]
+    assert "exercise 99.2: 0 of 2 points" in feedback["one_wrong"] and "99.1" not in feedback["one_wrong"]
+    for text in feedback.values():
+        for value in (*RIGHT.values(), *WRONG.values(), "tangent", "assert", "1.0, -1.0"):
+            assert value.strip("'") not in text
+
+
+def test_limits_and_workers_are_validated():
+    with pytest.raises(ValueError, match="Limits.wall must be positive, got 0"):
+        sandbox.Limits(wall=0)
+    with pytest.raises(ValueError, match="workers must be at least 1, got 0"):
+        assign_tool.grade(Path("."), Path("."), Path("."), workers=0)
+
+
 def test_the_fallback_sandbox_grades_the_same(graded, tmp_path):
     """Without bwrap (forced): own session, rlimits, scratch folder; the same points for honest work."""
     for who in ("a_full", "untouched", "one_wrong"):
