@@ -43,16 +43,18 @@ bench: $(STAMP)
 student: $(STAMP)
 	$(PY) tools/student_edition.py --src notebooks --out build/student
 
-# Hand out and grade (otter-grader, docs/course.md): `make assign` writes build/assign/student/ (hand this
-# out) and build/assign/grader/ (one autograder zip per notebook: the hidden tests; keep it). `make grade
-# SUBMISSIONS=<dir>` grades <dir>/<student>/NN_name.ipynb offline, without containers, into
-# build/grades/grades.csv (points per question) and build/grades/feedback/<student>.md.
+# Hand out and grade (tools/assign.py, tools/grading/, docs/course.md): `make assign` writes build/assign/student/
+# (hand this out) and build/assign/grader/ (one JSON bundle per notebook: the hidden tests; keep it). `make grade
+# SUBMISSIONS=<dir>` runs each <dir>/<student>/NN_name.ipynb in a sandbox (bubblewrap where it works, else a process
+# group with rlimits), offline, all cores in parallel, and grades its answers (exported as plain JSON) in the
+# grader's own process: build/grades/grades.csv (points per question), build/grades/feedback/<student>.md.
+# GRADE_OPTIONS passes options on, e.g. GRADE_OPTIONS="--workers 4 --wall 1200".
 assign: $(STAMP)
 	$(PY) tools/assign.py assign --out build/assign
 
 grade: $(STAMP)
 	@test -n "$(SUBMISSIONS)" || (echo "usage: make grade SUBMISSIONS=<folder of <student>/NN_name.ipynb>" && exit 2)
-	$(PY) tools/assign.py grade "$(SUBMISSIONS)" --bundle build/assign/grader --out build/grades
+	$(PY) tools/assign.py grade "$(SUBMISSIONS)" --bundle build/assign/grader --out build/grades $(GRADE_OPTIONS)
 
 # reveal.js slides from the cells of 01-03 tagged `slide` (tools/build_slides.py; only Python: reveal.js and
 # its speaker notes from the sphinx-revealjs wheel, copied into build/slides/, so nothing is loaded from outside

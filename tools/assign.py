@@ -1,134 +1,53 @@
-"""Hand out and grade the exercises with otter-grader: ``make assign`` and ``make grade``.
+"""Hand out and grade the exercises: ``make assign`` and ``make grade`` (docs/course.md).
 
     python tools/assign.py assign [--src notebooks] [--out build/assign]
     python tools/assign.py grade SUBMISSIONS [--bundle build/assign/grader] [--out build/grades]
-    python tools/assign.py digest QUESTION VALUE      # the digest a self-check compares with
+                                 [--workers N] [--wall S] [--cell S] [--no-bwrap]
+    python tools/assign.py digest QUESTION VALUE      # a practice question's digest (never a graded one's)
 
-**Markup** (in the instructor notebooks, otter-grader's): each exercise is a question between raw cells
-``# BEGIN QUESTION`` (``name: ex03_1``, ``points: 1``) and ``# END QUESTION``; its hidden tests are the
-code cells between ``# BEGIN TESTS`` and ``# END TESTS`` (each starts with otter's ``hidden: true``
-config and is tagged ``hidden-test``). They hold the expected values; nothing else does.
+**Markup** (in the instructor notebooks; otter-grader's syntax): each exercise is a question between raw
+cells ``# BEGIN QUESTION`` (``name: ex03_1``, ``points: 1``) and ``# END QUESTION``; its hidden tests are
+the code cells between ``# BEGIN TESTS`` and ``# END TESTS`` (tagged ``hidden-test``). A hidden test reads
+each answer with ``obcd_lite.teaching.answers.answer(name, kind)`` and imports what it checks from
+``obcd_lite``: it runs in the grader's process on plain data, never in the student's kernel.
 
 ``assign`` writes ``OUT/student/`` (tools/student_edition.py: answers ``...``, no solutions, no hidden
-tests, no outputs) and ``OUT/grader/`` (per notebook with questions, the autograder zip that
-``otter assign`` builds: the hidden tests, which never leave the instructor's machine).
+tests, no outputs) and ``OUT/grader/`` (per graded notebook a JSON bundle: questions, points, answer
+variables, hidden tests; mode 0600, it never leaves the instructor).
 
-``grade`` grades ``SUBMISSIONS/<student>/<NN_name>.ipynb`` (one folder per student) with ``otter run``:
-each notebook executed from the top in a fresh kernel, offline, without containers, then the bundle's
-hidden tests run against it. Visible check cells play no part: a student who edits them is graded
-by the same hidden tests. It writes ``OUT/grades.csv`` (one row per student, the points of every
-question and the total) and ``OUT/feedback/<student>.md``, which names each question that lost points
-and never shows a test, an expected value or the student's output.
+``grade`` grades ``SUBMISSIONS/<student>/<NN_name>.ipynb`` (tools/grading/): each notebook executed in a
+sandbox (bubblewrap where it works), its answers exported as JSON, graded here by the bundle's tests, all
+notebooks in parallel. It writes ``OUT/grades.csv`` (one row per student, the points of every question
+and the total; always, atomically), ``OUT/feedback/<student>.md`` (each question that lost points and
+why, never a test or an expected value) and ``OUT/refused.txt`` (entries that are not students).
 """
 from __future__ import annotations
 
 import argparse
-import csv
-import json
-import re
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-import nbformat
-
 ROOT = Path(__file__).resolve().parents[1]
-#: otter assign's configuration (prepended at build time): no otter cells in the notebook, no run.
-ASSIGNMENT_CONFIG = ("# ASSIGNMENT CONFIG\ninit_cell: false\ncheck_all_cell: false\nexport_cell: false\n"
-                     "run_tests: false\nrequirements: null\nenvironment: null\n")
-QUESTION = re.compile(r"^# BEGIN QUESTION\s*\nname:\s*(?P<name>\w+)\s*\npoints:\s*(?P<points>[\d.]+)", re.M)
+sys.path.insert(0, str(ROOT / "tools"))  # the grading package and student_edition.py, beside this file
 
-
-def questions(nb) -> dict[str, float]:
-    """Question name -> points, in the notebook's order."""
-    found = {}
-    for cell in nb.cells:
-        match = QUESTION.match(cell.source.strip()) if cell.cell_type == "raw" else None
-        if match:
-            found[match["name"]] = float(match["points"])
-    return found
+from grading import sandbox  # noqa: E402
+from grading.bundle import build_bundle, load_bundle, questions  # noqa: E402,F401 (questions: re-exported)
+from grading.classroom import grade_class  # noqa: E402
 
 
 def assign(src: Path, out: Path) -> dict[str, Path]:
-    """The student edition into ``out/student`` and one autograder zip per graded notebook into
-    ``out/grader``; returns notebook stem -> zip."""
-    sys.path.insert(0, str(ROOT / "tools"))  # student_edition.py, beside this file
+    """The student edition into ``out/student`` and one bundle per graded notebook into ``out/grader``;
+    returns notebook stem -> bundle path."""
     from student_edition import build
 
     build(src, out / "student")
-    grader = out / "grader"
-    shutil.rmtree(grader, ignore_errors=True)
-    grader.mkdir(parents=True)
-    bundles = {}
-    for path in sorted(src.glob("[0-9][0-9]_*.ipynb")):
-        nb = nbformat.read(path, as_version=4)
-        if not questions(nb):
-            continue
-        nb.cells.insert(0, nbformat.v4.new_raw_cell(ASSIGNMENT_CONFIG))
-        with tempfile.TemporaryDirectory() as tmp:
-            master = Path(tmp) / path.name
-            nbformat.write(nb, master)
-            subprocess.run([sys.executable, "-m", "otter", "assign", "-v", str(master), str(Path(tmp) / "dist")],
-                           check=True, cwd=tmp, capture_output=True, text=True)
-            (zip_path,) = (Path(tmp) / "dist" / "autograder").glob("*.zip")
-            bundles[path.stem] = shutil.copy(zip_path, grader / f"{path.stem}.zip")
-            (grader / f"{path.stem}.json").write_text(json.dumps(questions(nb), indent=1) + "\n")
-    return {stem: Path(p) for stem, p in bundles.items()}
+    return build_bundle(src, out / "grader")
 
 
-def grade_one(submission: Path, bundle: Path) -> dict[str, float]:
-    """``otter run`` on one submitted notebook: question -> points scored."""
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp) / submission.name
-        shutil.copy(submission, work)
-        run = subprocess.run([sys.executable, "-m", "otter", "run", "--no-logo", "-a", str(bundle.resolve()),
-                              "-o", tmp, str(work)], cwd=tmp, capture_output=True, text=True)
-        results = Path(tmp) / "results.json"
-        if not results.exists():
-            raise RuntimeError(f"otter run could not grade {submission}:\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}")
-        tests = json.loads(results.read_text())["tests"]
-    return {t["name"]: float(t["score"] or 0.0) for t in tests if t.get("max_score") is not None}
-
-
-def grade(submissions: Path, bundle_dir: Path, out: Path) -> Path:
-    """Grade every ``submissions/<student>/<NN_name>.ipynb``; write grades.csv and feedback/."""
-    bundles = {p.stem: p for p in sorted(bundle_dir.glob("*.zip"))}
-    if not bundles:
-        raise FileNotFoundError(f"no autograder zips in {bundle_dir}: run `make assign` first")
-    points = {stem: json.loads((bundle_dir / f"{stem}.json").read_text()) for stem in bundles}
-    students = sorted(p for p in submissions.iterdir() if p.is_dir())
-    if not students:
-        raise FileNotFoundError(f"no student folders in {submissions} (expected {submissions}/<student>/NN_name.ipynb)")
-    columns = [q for stem in bundles for q in points[stem]]
-    (out / "feedback").mkdir(parents=True, exist_ok=True)
-    rows = []
-    for student in students:
-        scores: dict[str, float] = dict.fromkeys(columns, 0.0)
-        lines = [f"# Feedback for {student.name}", ""]
-        for stem, bundle in bundles.items():
-            submitted = student / f"{stem}.ipynb"
-            if not submitted.exists():
-                lines.append(f"* {stem}: not submitted (0 of {sum(points[stem].values()):g} points)")
-                continue
-            scores.update({q: s for q, s in grade_one(submitted, bundle).items() if q in scores})
-            for q, full in points[stem].items():
-                exercise = q.removeprefix("ex").replace("_", ".")
-                if scores[q] < full:
-                    lines.append(f"* {stem}, exercise {exercise}: not yet ({scores[q]:g} of {full:g} points). "
-                                 "Run its check cell again and follow the hint.")
-        total = sum(scores.values())
-        lines += ["", f"Total: {total:g} of {sum(sum(p.values()) for p in points.values()):g} points."]
-        if all(scores[q] == p for stem in bundles for q, p in points[stem].items()):
-            lines.insert(2, "Every exercise is right.")
-        (out / "feedback" / f"{student.name}.md").write_text("\n".join(lines) + "\n")
-        rows.append({"student": student.name, **scores, "total": total})
-    with open(out / "grades.csv", "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=["student", *columns, "total"])
-        writer.writeheader()
-        writer.writerows(rows)
-    return out / "grades.csv"
+def grade(submissions: Path, bundle_dir: Path, out: Path, **options) -> Path:
+    """Grade every ``submissions/<student>/<NN_name>.ipynb``; returns the path of grades.csv
+    (options: those of ``grading.classroom.grade_class``)."""
+    return grade_class(submissions, bundle_dir, out, **options)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,7 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("submissions", type=Path)
     g.add_argument("--bundle", type=Path, default=ROOT / "build" / "assign" / "grader")
     g.add_argument("--out", type=Path, default=ROOT / "build" / "grades")
-    d = sub.add_parser("digest", help="the digest of an answer (a Python literal) for a check cell")
+    g.add_argument("--workers", type=int, default=None, help="notebooks graded at once (default: every core)")
+    g.add_argument("--wall", type=float, default=sandbox.Limits.wall, help="seconds per notebook before it is stopped")
+    g.add_argument("--cell", type=float, default=sandbox.Limits.cell, help="seconds per cell before it is interrupted")
+    g.add_argument("--no-bwrap", action="store_true", help="the fallback sandbox even where bwrap works")
+    g.add_argument("--no-warm", action="store_true", help="skip compiling numba's kernels before grading")
+    d = sub.add_parser("digest", help="the digest of an answer (a Python literal) for a PRACTICE question's check")
     d.add_argument("question")
     d.add_argument("value", help="a Python literal, e.g. 36, True, 0.00614, \"{'obcd'}\"")
     args = parser.parse_args(argv)
@@ -149,15 +73,24 @@ def main(argv: list[str] | None = None) -> int:
         for stem, path in assign(args.src, args.out).items():
             print(f"{stem}: {path}")
         print(f"student edition: {args.out / 'student'}")
-    elif args.command == "grade":
-        print(grade(args.submissions, args.bundle, args.out))
-    else:
+        return 0
+    if args.command == "digest":
         import ast
 
         sys.path.insert(0, str(ROOT))
         from obcd_lite.teaching.exercises import answer_digest
 
         print(answer_digest(args.question, ast.literal_eval(args.value)))
+        return 0
+    if not sandbox.bwrap_works() and not args.no_bwrap:
+        print("bubblewrap (bwrap) is not available: grading in the fallback sandbox (docs/course.md)", file=sys.stderr)
+    if not args.no_warm:  # compiled once here, in the grader's process; each sandbox gets a copy of the cache
+        import warm_cache
+
+        warm_cache.main()
+    limits = sandbox.Limits(wall=args.wall, cell=args.cell, cpu=int(args.wall) + 60)
+    print(grade(args.submissions, args.bundle, args.out, limits=limits, workers=args.workers,
+                use_bwrap=False if args.no_bwrap else None))
     return 0
 
 

@@ -1,7 +1,11 @@
 """Self-checks of the notebooks' exercises that know no answer.
 
-A check cell reads ``check("07.2", my_names, expect=("3b0c5e1d9a6f2b47",), hint="...")``: one entry of
-``expect`` per answer, either
+A **graded** exercise's check cell tests the answer's FORM only (its kind, shape, range), never its value:
+``check("07.2", my_names, expect=(form("str_set"),))``; its hints are not in the cell but stored encoded
+(:mod:`obcd_lite.teaching.hints`) and shown one per wrong attempt. The grader decides the points from the
+hidden tests alone (tools/assign.py, docs/course.md). A **practice** check may compare values:
+``check("p.1", x, expect=("3b0c5e1d9a6f2b47",), hint="...")``, with one entry of ``expect`` per answer,
+either
 
 * a **digest** (a string): the answer is right when :func:`answer_digest` of it, under the question's
   name, equals it. The digest is a salted SHA-256 prefix, so the check cell shows no value, set or
@@ -20,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
+import json
 import math
 import numbers
 from collections import Counter
@@ -31,7 +36,9 @@ from numpy.typing import ArrayLike
 from ..rounding import fmt
 from ..stiefel import BRANCHES
 from ..validation import as_matrix
+from .answers import WrongForm, decode, encode
 from .critical_points import critical_points_2x2
+from .hints import hints as stored_hints
 
 #: Significant digits a float answer is compared to (the digest rounds to them).
 FLOAT_DIGITS = 4
@@ -114,6 +121,58 @@ def answer_digest(question: str, answer, digits: int = FLOAT_DIGITS) -> str:
     return hashlib.sha256(f"obcd-lite {question}: {canonical(answer, digits)}".encode()).hexdigest()[:16]
 
 
+class Form:
+    """A visible check of a graded answer's form (see :func:`form`): a verifier that never looks at the value."""
+
+    def __init__(self, kind: str, shape: tuple[int, ...] | None = None, nonnegative: bool = False):
+        self.kind, self.shape, self.nonnegative = kind, shape, nonnegative
+        self.problem = ""
+
+    def __call__(self, answer) -> bool:
+        try:
+            value = decode(json.loads(json.dumps(encode(answer))), self.kind, self.shape)
+        except WrongForm as error:
+            self.problem = str(error)
+            return False
+        if self.nonnegative and not value >= 0:
+            self.problem = "expected a number >= 0"
+            return False
+        return True
+
+    def __repr__(self) -> str:
+        return f"form({self.kind!r}{'' if self.shape is None else f', {self.shape}'})"
+
+
+def form(kind: str, shape: tuple[int, ...] | None = None, nonnegative: bool = False) -> Form:
+    """The form check of a graded answer: ``kind`` as in :func:`obcd_lite.teaching.answers.decode`.
+
+    Parameters
+    ----------
+    kind : str
+        ``"int"``, ``"real"``, ``"bool"``, ``"str"``, ``"str_set"``, ``"int_tuple"``, ``"matrix"``,
+        ``"sympy"``, ``"sympy_matrix"`` or ``"function"``.
+    shape : tuple of int, optional
+        The required shape (of a matrix) or length (of an int_tuple).
+    nonnegative : bool
+        Whether a number must be >= 0.
+
+    Returns
+    -------
+    Form
+        A verifier of the form.
+
+    Raises
+    ------
+    ValueError
+        If ``kind`` is unknown.
+    """
+    try:
+        decode({"t": "missing"}, kind, shape)
+    except WrongForm:
+        pass
+    return Form(kind, shape, nonnegative)
+
+
 def _matches(question: str, answer, expected) -> bool:
     if callable(expected):
         with contextlib.redirect_stdout(io.StringIO()):  # a verifier that reports would show values
@@ -125,8 +184,9 @@ def _matches(question: str, answer, expected) -> bool:
 
 
 def check(question: str, *answers, expect: tuple[str | Callable[..., bool], ...],
-          hint: str | tuple[str, ...]) -> None:
-    """Print ``correct`` when every answer matches its ``expect`` entry; otherwise raise NotSolvedYet.
+          hint: str | tuple[str, ...] | None = None) -> None:
+    """Print ``correct`` (or, for form checks, that the form is right) when every answer matches its
+    ``expect`` entry; otherwise raise NotSolvedYet.
 
     A placeholder ``...`` asks for an answer (no hint yet); the n-th wrong attempt at ``question``
     shows the n-th hint (the last one again after that).
@@ -138,27 +198,38 @@ def check(question: str, *answers, expect: tuple[str | Callable[..., bool], ...]
     *answers
         The student's answers, one per entry of ``expect``.
     expect : tuple of str or callable
-        Per answer: its digest (:func:`answer_digest`) or a verifier that returns True for a right answer.
-    hint : str or tuple of str
-        The hints, shown one per wrong attempt.
+        Per answer: a :func:`form` (graded questions), its digest (:func:`answer_digest`) or a verifier
+        that returns True for a right answer (practice questions).
+    hint : str or tuple of str, optional
+        The hints, shown one per wrong attempt; default: the question's stored hints
+        (:mod:`obcd_lite.teaching.hints`), so that the check cell does not show them.
 
     Raises
     ------
     NotSolvedYet
-        If an answer is a placeholder or wrong.
+        If an answer is a placeholder, of the wrong form or wrong.
     ValueError
         If the number of answers differs from that of ``expect``.
+    KeyError
+        If ``hint`` is None and the question has no stored hints.
     """
     if len(expect) != len(answers):
         raise ValueError(f"check {question!r}: {len(answers)} answers but {len(expect)} expected entries")
     if any(answer is Ellipsis or (isinstance(answer, tuple) and Ellipsis in answer) for answer in answers):
         raise NotSolvedYet("replace each ... with your answer, then run this check again")
-    if all(_matches(question, a, e) for a, e in zip(answers, expect)):
-        print("correct")
+    matched = [_matches(question, a, e) for a, e in zip(answers, expect)]
+    if all(matched):
+        if all(isinstance(e, Form) for e in expect):
+            print("the form of your answer is right; it is graded when you hand the notebook in")
+        else:
+            print("correct")
         return
-    hints = (hint,) if isinstance(hint, str) else tuple(hint)
+    hints = stored_hints(question) if hint is None else (hint,) if isinstance(hint, str) else tuple(hint)
     _attempts[question] += 1
-    raise NotSolvedYet(f"not yet. Hint: {hints[min(_attempts[question], len(hints)) - 1]}")
+    problems = "; ".join(f"answer {i + 1}: {e.problem}" for i, (ok, e) in enumerate(zip(matched, expect))
+                         if not ok and isinstance(e, Form))
+    raise NotSolvedYet(f"not yet{f' ({problems})' if problems else ''}. "
+                       f"Hint: {hints[min(_attempts[question], len(hints)) - 1]}")
 
 
 # --- verifiers of open answers (they test a property of the student's answer, and print nothing) -----------
@@ -221,12 +292,15 @@ def rotations_cannot_make_nonnegative(Z, grid: int = 20001) -> bool:
     return not bool(np.any(np.all(branch_matrix("rot", thetas) @ Z >= -1e-12, axis=(1, 2))))
 
 
-# --- verifiers that print what they found (the check swallows it: a student sees only "correct" or a hint) ---
+# --- verifiers of the graded questions' properties: silent, so that nothing depends on printed text -------------
 
-def check_reflection_target(T: ArrayLike) -> bool:
-    """Exercise 01.1: is the minimizer of ||V - T||_F^2 over O(2) a reflection (and unique)?
+def _best_by_branch(T: ArrayLike) -> dict[str, float]:
+    T = as_matrix(T, "T", (2, 2))
+    return {branch: min(pt.value for pt in critical_points_2x2(T) if pt.branch == branch) for branch in BRANCHES}
 
-    Prints what it found and returns True when every global minimizer has det = -1.
+
+def reflection_is_nearest(T: ArrayLike) -> bool:
+    """Exercise 01.1: is every minimizer of ||V - T||_F^2 over O(2) a reflection? (Any T with det T < 0.)
 
     Parameters
     ----------
@@ -238,21 +312,79 @@ def check_reflection_target(T: ArrayLike) -> bool:
     bool
         The verdict.
     """
-    T = as_matrix(T, "T", (2, 2))
-    best_by_branch = {branch: min(pt.value for pt in critical_points_2x2(T) if pt.branch == branch)
-                      for branch in BRANCHES}
+    best = _best_by_branch(T)
+    return bool(best["ref"] < best["rot"] - 1e-9)
+
+
+def has_critical_count(T: ArrayLike, mu: float, expected: int) -> bool:
+    """Exercise 01.3: does F = ||V - T||^2 + mu ||V||_1 have exactly ``expected`` critical points (no flat arc)?
+
+    Parameters
+    ----------
+    T, mu : as in :func:`obcd_lite.teaching.critical_points.critical_points_2x2`.
+    expected : int
+        The count asked for.
+
+    Returns
+    -------
+    bool
+        The verdict.
+    """
+    points = critical_points_2x2(T, mu)
+    return len(points) == int(expected) and not any(pt.kind == "flat" for pt in points)
+
+
+def is_cayley_rotation(Q: "sympy.MatrixBase") -> bool:  # noqa: F821 (sympy is imported lazily)
+    """Exercise 01.2: is ``Q`` the Cayley matrix of Lemma A.3 (real symbols ``a``, ``tau``) with det Q = 1?
+
+    Parameters
+    ----------
+    Q : sympy.Matrix
+        The 2 x 2 Cayley matrix.
+
+    Returns
+    -------
+    bool
+        The verdict (False for anything that is not a 2 x 2 sympy Matrix).
+    """
+    import sympy as sp
+
+    from ..solvers.cayley import cayley_symbolic
+
+    if not isinstance(Q, sp.MatrixBase) or Q.shape != (2, 2):
+        return False
+    _, _, reference = cayley_symbolic()
+    return bool(sp.simplify(Q - reference) == sp.zeros(2, 2) and sp.simplify(Q.det()) == 1)
+
+
+# --- the same verifiers, printing what they found (for a notebook's own cells) -----------------------------------
+
+def check_reflection_target(T: ArrayLike) -> bool:
+    """:func:`reflection_is_nearest`, printing the smallest value on each branch and the verdict.
+
+    Parameters
+    ----------
+    T : array_like
+        The 2 x 2 target matrix of exercise 01.1.
+
+    Returns
+    -------
+    bool
+        True when every minimizer is a reflection.
+    """
+    best_by_branch = _best_by_branch(T)
     print(f"min over rotations   = {fmt(best_by_branch['rot'], 6)}")
     print(f"min over reflections = {fmt(best_by_branch['ref'], 6)}")
-    ok = best_by_branch["ref"] < best_by_branch["rot"] - 1e-9
+    ok = reflection_is_nearest(T)
     print("correct: the minimizer is a reflection" if ok else
           "not yet: a rotation does at least as well; try making det(T) negative")
     return ok
 
 
 def check_critical_count(T: ArrayLike, mu: float, expected: int) -> bool:
-    """does F = ||V - T||^2 + mu ||V||_1 have exactly ``expected`` critical points?
+    """Does F = ||V - T||^2 + mu ||V||_1 have exactly ``expected`` critical points?
 
-    Prints the count by kind (flat arcs count as one record each) and returns the verdict.
+    Prints the count by kind (flat arcs count as one record each) and returns :func:`has_critical_count`.
 
     Parameters
     ----------
@@ -271,14 +403,14 @@ def check_critical_count(T: ArrayLike, mu: float, expected: int) -> bool:
     print(f"mu = {fmt(mu, 4, floor=None)}: {len(points)} critical points "
           f"({kinds['min']} min, {kinds['max']} max, {kinds['other']} other, {kinds['flat']} flat arcs; "
           f"{kinks} at kinks)")
-    ok = len(points) == int(expected) and kinds["flat"] == 0
+    ok = has_critical_count(T, mu, expected)
     print(f"correct: exactly {expected}" if ok else f"not yet: want {expected}")
     return ok
 
 
 def check_cayley_det(Q: "sympy.MatrixBase") -> bool:  # noqa: F821 (sympy is imported lazily)
     """``Q`` must be the Cayley matrix of Lemma A.3 built in sympy from real
-    symbols ``a`` and ``tau``; checks that it is and that det(Q) simplifies to exactly 1.
+    symbols ``a`` and ``tau``; checks that it is and that det(Q) simplifies to exactly 1 (printing both).
 
     Parameters
     ----------
@@ -302,44 +434,50 @@ def check_cayley_det(Q: "sympy.MatrixBase") -> bool:  # noqa: F821 (sympy is imp
     if not isinstance(Q, sp.MatrixBase) or Q.shape != (2, 2):
         raise TypeError(f"Q must be a 2x2 sympy Matrix, got {type(Q).__name__}")
     _, _, reference = cayley_symbolic()
-    same = sp.simplify(Q - reference) == sp.zeros(2, 2)
-    det = sp.simplify(Q.det())
-    print(f"Q equals (I + tau/2 A)^(-1) (I - tau/2 A): {same}")
-    print(f"det(Q) simplifies to: {det}")
-    ok = bool(same and det == 1)
+    print(f"Q equals (I + tau/2 A)^(-1) (I - tau/2 A): {sp.simplify(Q - reference) == sp.zeros(2, 2)}")
+    print(f"det(Q) simplifies to: {sp.simplify(Q.det())}")
+    ok = is_cayley_rotation(Q)
     print("correct: det Q = 1 for every a and tau, so Q is a rotation" if ok else
           "not yet: build Q from sympy.symbols('a tau', real=True) and simplify its det")
     return ok
 
 
-def density_gradient(gradient, rng=0) -> bool:
+def density_gradient(gradient, rng=0, points=None) -> bool:
     """Exercise 08.1: is ``gradient(X)`` the Euclidean gradient of g(X) = 1/4 sum_i rho_i^2, rho = diag(X X^T)?
     Compared with central differences at random points (not only on St(n, r): the formula must hold in R^{n x r}).
 
     Parameters
     ----------
-    gradient : callable
-        The student's gradient, X -> n x r array.
+    gradient : callable or list
+        The student's gradient, X -> n x r array; or (the grader) its values at ``points``, None where it failed.
     rng : int or numpy.random.Generator
-        Draws the test points.
+        Draws the test points when ``points`` is None.
+    points : list of numpy.ndarray, optional
+        The test points (the grader's: :func:`obcd_lite.teaching.answers.probe_inputs`).
 
     Returns
     -------
     bool
         The verdict.
     """
-    rng = np.random.default_rng(rng)
+    if points is None:
+        rng = np.random.default_rng(rng)
+        points = [rng.standard_normal(shape) for shape in ((5, 2), (7, 3))]
 
     def g(X):
         return 0.25 * float(np.sum(np.sum(X * X, axis=1) ** 2))
 
-    for shape in ((5, 2), (7, 3)):
-        X = rng.standard_normal(shape)
-        G = np.asarray(gradient(X), dtype=float)
+    values = gradient if isinstance(gradient, list) else [gradient(X) for X in points]
+    if len(values) != len(points):
+        return False
+    for X, G in zip(points, values):
+        if G is None:
+            return False
+        G = np.asarray(G, dtype=float)
         if G.shape != X.shape:
             return False
         numeric = np.zeros_like(X)
-        for index in np.ndindex(*shape):
+        for index in np.ndindex(*X.shape):
             E = np.zeros_like(X)
             E[index] = 1e-6
             numeric[index] = (g(X + E) - g(X - E)) / 2e-6
