@@ -32,7 +32,8 @@ from .validation import DATA_SCALE_RANGE
 #: agrees at the first): a mismatch at 1e-4 may be truncation (c t^2, a strongly curved f, or a slope near 0),
 #: so the smaller steps are tried, each also with the Richardson extrapolation of the last two (which removes
 #: c t^2); rounding (eps |f| / t) grows as t shrinks. A step whose rounding allowance is half the numbers
-#: compared or more tells nothing and is skipped; the check fails only when every step that can tell disagrees.
+#: compared or more tells nothing and is skipped; the check fails only when at least two steps can tell and
+#: every one of them disagrees.
 DIFFERENCE_STEPS = (1e-3, 1e-4, 1e-5, 1e-6)
 #: Both numbers below this times ||grad f(X)||_F: X is numerically stationary along D, where the truncation
 #: of the difference (c t^2) can exceed them (a start at a solver's limit): the check cannot tell, it passes.
@@ -295,8 +296,8 @@ def check_start(f, f0: float, G: np.ndarray, X: np.ndarray, name: str, rng: np.r
         if any(abs(c - slope) <= DIFFERENCE_RTOL * size + 2 * rounding for c in candidates):
             return
         differences.append((t, difference))
-    if not differences:  # X is (numerically) stationary along D: nothing to compare
-        return
+    if len(differences) < 2:  # a wrong grad disagrees at every step that can tell; one disagreeing step alone
+        return  # may be the difference's c t^2 at a nearly stationary X (the smaller steps then tell nothing)
     t, difference = differences[0]
     more = "".join(f"; {d:.6e} at t = {t2:g}" for t2, d in differences[1:])
     if slope * difference < 0:

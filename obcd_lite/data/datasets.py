@@ -82,6 +82,7 @@ def load_dataset(name: str, *, m: int | None = None, n: int | None = None, rng=0
     -------
     Dataset
         The data matrix A, its Gram matrix C = A^T A and the metadata of the preprocessing.
+
     Raises
     ------
     ValueError or TypeError

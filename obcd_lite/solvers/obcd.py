@@ -231,16 +231,18 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     verbose : print a table (iteration, F, stationarity) at every log point.
     progress : show a tqdm progress bar.
 
-    What stops OBCD: ``max_iter`` iterations, ``time_limit`` seconds (the clock is read at every log point
-    and every :data:`COMPILED_CHUNK` steps), the callback returning True, or ``tol`` (at a log point).
-    Nothing else: OBCD has no stopping test of its own.
-
     Returns
     -------
     Result
         ``solver = "obcd"``; F is recomputed at the returned X (the tracked F is the last
         history entry, equal to it up to rounding); ``info["engine"]`` is the engine that ran;
         ``stationarity`` the measure above at the returned X (at its last log point for h != 0).
+
+    Notes
+    -----
+    What stops OBCD: ``max_iter`` iterations, ``time_limit`` seconds (the clock is read at every log point
+    and every :data:`COMPILED_CHUNK` steps), the callback returning True, or ``tol`` (at a log point).
+    Nothing else: OBCD has no stopping test of its own.
     """
     X = as_matrix(X0, "X0").copy()
     n, r = X.shape

@@ -156,7 +156,18 @@ def _number(data: dict, what: str = ""):
 
 
 def describe(data) -> str:
-    """A short name of what an exported answer is (``a list``, ``...``, ``an object of type Foo``)."""
+    """A short name of what an exported answer is (``a list``, ``...``, ``an object of type Foo``).
+
+    Parameters
+    ----------
+    data : dict
+        One exported answer (the JSON form of :func:`encode`).
+
+    Returns
+    -------
+    str
+        Its description, for a student's feedback.
+    """
     if not isinstance(data, dict):
         return "something else"
     t = data.get("t")
@@ -297,7 +308,13 @@ def _matrix(data: dict) -> np.ndarray:
 
 @contextmanager
 def grading(answers: dict):
-    """While active, :func:`answer` reads from ``answers`` (exported JSON), not from a notebook."""
+    """While active, :func:`answer` reads from ``answers`` (exported JSON), not from a notebook.
+
+    Parameters
+    ----------
+    answers : dict
+        Question variable -> exported answer, as the sandbox wrote them.
+    """
     global _grader_answers
     previous, _grader_answers = _grader_answers, answers
     try:
@@ -335,7 +352,20 @@ def answer(name: str, kind: str, shape: tuple[int, ...] | None = None):
 
 
 def reference(key: str, compute):
-    """``compute()``, once per process (a hidden test's expensive reference, shared by all students)."""
+    """``compute()``, once per process (a hidden test's expensive reference, shared by all students).
+
+    Parameters
+    ----------
+    key : str
+        The reference's name.
+    compute : callable
+        () -> the reference value.
+
+    Returns
+    -------
+    object
+        The cached value.
+    """
     if key not in _references:
         _references[key] = compute()
     return _references[key]

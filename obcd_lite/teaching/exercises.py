@@ -122,7 +122,13 @@ def answer_digest(question: str, answer, digits: int = FLOAT_DIGITS) -> str:
 
 
 class Form:
-    """A visible check of a graded answer's form (see :func:`form`): a verifier that never looks at the value."""
+    """A visible check of a graded answer's form (see :func:`form`): a verifier that never looks at the value.
+
+    Parameters
+    ----------
+    kind, shape, nonnegative
+        As in :func:`form`.
+    """
 
     def __init__(self, kind: str, shape: tuple[int, ...] | None = None, nonnegative: bool = False):
         self.kind, self.shape, self.nonnegative = kind, shape, nonnegative

@@ -157,7 +157,7 @@ LEDGER = (
          ("tests/optimality/test_bs3_exact.py::test_theorem_3_8_c_holds_with_exact_Q_for_k3",
           ER + "test_theorem_3_8_c_holds_with_block_independent_varsigma",
           ER + "test_theorem_3_8_c_fails_only_with_block_dependent_varsigma", ER + "test_theorem_3_8_c_needs_the_exact_Q",
-          "tests/optimality/test_bs3_exact.py::test_theorem_3_8_c_has_no_witness_with_lemma_c2b_varsigma"),
+          "tests/optimality/test_bs3_exact.py::test_lemma_c2b_varsigma_meets_the_hypothesis_under_which_no_witness_exists"),
          part="(c)", notebook="05",
          correct="holds with the exact Q of eq. (9) and with a block-independent varsigma in eq. (10) (e.g. "
                  "varsigma = L_f: for B in B' the two majorizers agree on diag(V, 1)); fails with Lemma C.2(a)'s "

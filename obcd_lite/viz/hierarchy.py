@@ -141,7 +141,18 @@ def global_verdict(classification) -> tuple[str, str, str]:
 
 
 def strongest_label(classification) -> str:
-    """``classification.strongest``, with "global" said as "ε-global" unless its gap is at rounding level."""
+    """``classification.strongest``, with "global" said as "ε-global" unless its gap is at rounding level.
+
+    Parameters
+    ----------
+    classification : obcd_lite.optimality.hierarchy.Classification
+        The verdicts of :func:`~obcd_lite.optimality.classify`.
+
+    Returns
+    -------
+    str
+        The strongest level's name.
+    """
     c = classification
     if c.strongest == "global" and global_verdict(c)[0] != "yes":
         return "ε-global"

@@ -18,6 +18,7 @@ FIRST_ORDER = ("obcd", "manpg", "manpg_ada", "rsubgrad", "cayley")
 #: that the explorer opened on a case of Section 7 shows the level Section 7 reports (the quartic with l1
 #: is BS_2 at its 30,000 pair steps and no level at 10,000).
 AS_IN_THE_TEXT = "as in §4/§6"
+#: The budgets the explorer's slider offers: AS_IN_THE_TEXT, then fixed numbers of pair steps.
 BUDGETS = (AS_IN_THE_TEXT, 1000, 3000, 10000, 30000)
 
 

@@ -8,7 +8,7 @@ def test_one_row_per_solver(load_benchmark):
     from obcd_lite import SOLVERS
 
     assert [row[0] for row in rows] == list(SOLVERS)
-    assert all(row[4] in ("time_limit", "max_iter", "tau_min") or row[4].startswith("refused") for row in rows)
+    assert all(row[4] in ("time_limit", "max_iter", "tau_min", "tol") or row[4].startswith("refused") for row in rows)
 
 
 def test_the_contract_is_max_of_ten_percent_and_a_tenth_of_a_second(load_benchmark):

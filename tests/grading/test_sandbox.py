@@ -32,6 +32,18 @@ def run(script: str, **limits):
 
 
 def test_the_file_system_holds_the_scratch_folder_and_read_only_code_only(tmp_path):
+    """The sandbox sees the package and the Python it runs (read-only), never the notebooks or the hidden tests,
+    cannot write into the package, and has no network: a server listening on the grader's own loopback (the
+    only address this test ever connects to) is out of its reach."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    port = server.getsockname()[1]
+    accepted = []
+    threading.Thread(target=lambda: accepted.append(server.accept()), daemon=True).start()
     secret = ROOT / "notebooks" / "01_rotation_vs_reflection.ipynb"
     outcome, result, log = run(f'''
 import json, os, socket
@@ -43,15 +55,20 @@ try:
 except OSError:
     seen["wrote_package"] = False
 try:
-    socket.create_connection(("1.1.1.1", 53), timeout=3)
+    socket.create_connection(("127.0.0.1", {port}), timeout=3)
     seen["network"] = True
 except OSError:
     seen["network"] = False
 json.dump(seen, open("result.json", "w"))
 ''')
+    server.close()
     assert outcome.mode == "bwrap" and outcome.returncode == 0, log
-    assert result == {"notebooks": False, "repo": ["obcd_lite"], "cwd": sandbox.INSIDE, "pid1": result["pid1"],
-                      "wrote_package": False, "network": False}
+    # the venv the sandbox runs is mounted read-only; where it lies inside the checkout (make's .venv) it shows
+    venv = Path(sys.prefix).resolve()
+    inside = [venv.relative_to(ROOT).parts[0]] if venv.is_relative_to(ROOT) else []
+    assert result == {"notebooks": False, "repo": sorted(["obcd_lite", *inside]), "cwd": sandbox.INSIDE,
+                      "pid1": result["pid1"], "wrote_package": False, "network": False}
+    assert not accepted  # nothing reached the grader's loopback from inside
     assert "assign.py" not in result["pid1"]  # PID 1 is the sandbox's, not the grader
 
 
