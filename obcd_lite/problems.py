@@ -19,7 +19,7 @@ import numpy as np
 
 from .block_arithmetic import block_2x2, norm_sym_2x2, step_2x2
 from .penalties import NonNeg, Penalty, Zero
-from .validation import as_data, as_rng, check_symmetric
+from .validation import as_data, as_rng, check_count, check_symmetric
 
 
 class QuadraticProblem:
@@ -407,9 +407,8 @@ def randn_covariance(m: int = 500, n: int = 1000, rng=None) -> np.ndarray:
     numpy.ndarray
         (n, n), C = A^T A (tr C = 1).
     """
-    if int(m) != m or int(n) != n or m < 1 or n < 1:
-        raise ValueError(f"m and n must be positive integers, got m = {m!r}, n = {n!r}")
+    m, n = check_count(m, "m"), check_count(n, "n")
     rng = as_rng(rng)
-    A = rng.standard_normal((int(m), int(n)))
+    A = rng.standard_normal((m, n))
     A /= np.linalg.norm(A)
     return A.T @ A

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .rounding import snap_point
-from .validation import as_matrix, as_rng, check_stiefel
+from .validation import as_matrix, as_rng, check_count, check_stiefel
 
 
 #: The two circles of O(2) (Lemma 2.5), in the order the solvers index them (0: rot, 1: ref).
@@ -248,8 +248,7 @@ def nearest_rotation(M: np.ndarray) -> np.ndarray:
 
 
 def _check_sizes(n: int, r: int) -> tuple[int, int]:
-    if int(n) != n or int(r) != r or n < 1 or r < 1:
-        raise ValueError(f"n and r must be positive integers, got n = {n!r}, r = {r!r}")
+    n, r = check_count(n, "n"), check_count(r, "r")
     if r > n:
         raise ValueError(f"r = {r} > n = {n}: St(n, r) needs r <= n")
     return int(n), int(r)

@@ -278,6 +278,8 @@ def check_nonnegative(value: float, name: str, strict: bool = False) -> float:
     """
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be a real number, got the bool {value!r}")
+    if isinstance(value, (str, bytes)):  # float("1e-6") would pass: text is not a number here
+        raise TypeError(f"{name} must be a real number, got the text {value!r}")
     try:
         v = float(value)
     except (TypeError, ValueError) as exc:

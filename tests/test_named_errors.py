@@ -11,7 +11,9 @@ from obcd_lite.penalties import count_nonzeros
 from obcd_lite.subproblem import majorizer_value
 from obcd_lite.subproblem.brute_force import brute_force_2x2
 from obcd_lite.teaching.instances import tiny_problem
-from obcd_lite.validation import check_count
+from obcd_lite.solvers.obcd import working_sets
+from obcd_lite.stiefel import random_stiefel
+from obcd_lite.validation import check_count, check_nonnegative
 
 
 @pytest.fixture(scope="module")
@@ -156,3 +158,18 @@ def test_check_count():
         check_count(None, "m")
     with pytest.raises(ValueError, match=r"m must be an integer >= 2 or None, got m = np.True_|m must be an integer >= 2 or None, got m = True"):
         check_count(np.True_, "m", 2, allow_none=True)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: randn_covariance("a", 3), "m"),
+    (lambda: randn_covariance(True, 3), "m"),
+    (lambda: randn_covariance(3, 2.5), "n"),
+    (lambda: random_stiefel(True, 1), "n"),
+    (lambda: random_stiefel(4, "2"), "r"),
+    (lambda: next(working_sets(4, True, "random", rng=0)), "k"),
+    (lambda: check_nonnegative("1e-6", "tol"), "tol"),
+])
+def test_core_sizes_and_numbers_are_named(call, message):
+    """The core utilities name a bad size or number (bools, text and fractions are not sizes)."""
+    with pytest.raises((TypeError, ValueError), match=message):
+        call()

@@ -99,7 +99,8 @@ def _working_set_batches(n: int, k: int, rule: str, rng=None):
     the same order): the compiled engine takes them in chunks, the Python engine one by one."""
     if rule not in WORKING_SET_RULES:
         raise ValueError(f"rule must be 'random' or 'cyclic', got {rule!r}")
-    if not all(isinstance(v, (int, np.integer)) for v in (n, k)) or not 1 <= k <= n:
+    if (not all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in (n, k))
+            or not 1 <= k <= n):
         raise ValueError(f"need integers 1 <= k <= n, got n = {n!r}, k = {k!r}")
     return _cyclic_batches(n, k) if rule == "cyclic" else _random_batches(n, k, as_rng(rng))
 

@@ -172,7 +172,7 @@ def test_bad_input(kwargs, match):
     (lambda: sparse_pca(np.ones((3, 2))), r"C must be square, got shape \(3, 2\)"),
     (lambda: sparse_pca(np.array([[1.0, np.inf], [np.inf, 1.0]])), "C has a non-finite entry inf"),
     (lambda: random_stiefel(3, 4), "r = 4 > n = 3"),
-    (lambda: identity_init(2, 0), "positive integers"),
+    (lambda: identity_init(2, 0), "r must be a positive integer, got r = 0"),
 ])
 def test_bad_problem_input(make, match):
     with pytest.raises(ValueError, match=match):
@@ -184,7 +184,7 @@ def test_bad_problem_input(make, match):
     (lambda: working_sets(3, 5, "random"), "need integers 1 <= k <= n, got n = 3, k = 5"),
     (lambda: obcd(sparse_pca(C5), np.eye(5, 2), max_iter=-1), "max_iter must be a non-negative integer, got -1"),
     (lambda: QuadraticProblem(np.eye(3), const=float("nan")), "const must be finite, got const = nan"),
-    (lambda: __import__("obcd_lite").randn_covariance(0, 5), "m and n must be positive integers, got m = 0"),
+    (lambda: __import__("obcd_lite").randn_covariance(0, 5), "m must be a positive integer, got m = 0"),
     (lambda: __import__("obcd_lite").angle_of(np.ones((2, 2))), r"V is not on the Stiefel manifold"),
     (lambda: __import__("obcd_lite").brute_force_2x2(np.triu(np.ones((4, 4))), np.eye(2), np.eye(2)),
      "Qt must be symmetric"),
