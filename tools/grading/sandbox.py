@@ -113,13 +113,15 @@ def _bwrap_command(command: list[str], box: Path | None) -> list[str]:
         if str(path.resolve()).startswith("/usr/"):
             continue
         for parent in reversed(path.parents[:-1]):  # parents made traversable (/root is 0700 on the host)
-            if str(parent) not in dirs:
+            if str(parent) not in dirs and parent != Path("/tmp"):  # /tmp: the sandbox's own tmpfs, as is
                 dirs += [str(parent)]
         binds += ["--ro-bind", str(path), str(path)]
     made = [arg for d in dirs for arg in ("--perms", "0755", "--dir", d)]
     scratch = ["--bind", str(box), INSIDE, "--chdir", INSIDE] if box is not None else []
-    return [shutil.which("bwrap"), *unshare, "--die-with-parent", "--new-session", *made,
-            *binds, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", *scratch, "--", *command]
+    # The private /tmp first, then the binds: a checkout or venv that lies under /tmp (a CI clone) is mounted
+    # on top of it instead of being hidden by it.
+    return [shutil.which("bwrap"), *unshare, "--die-with-parent", "--new-session", "--tmpfs", "/tmp", *made,
+            *binds, "--proc", "/proc", "--dev", "/dev", *scratch, "--", *command]
 
 
 def _package_paths() -> list[Path]:
