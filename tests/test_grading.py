@@ -39,7 +39,8 @@ def _tool(name):
 assign_tool = _tool("assign")
 from grading import sandbox  # noqa: E402 (tools/ is on sys.path once assign.py is loaded)
 
-pytestmark = pytest.mark.skipif(not sandbox.bwrap_works(), reason="bubblewrap (bwrap) cannot start a sandbox here")
+pytestmark = pytest.mark.skipif(not sandbox.bwrap_works() and not os.environ.get("CI"),
+                                 reason="bubblewrap (bwrap) cannot start a sandbox here (under CI this fails instead)")
 
 
 def _code(source, *tags):

@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 from grading import sandbox  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not sandbox.bwrap_works(), reason="bubblewrap (bwrap) cannot start a sandbox here")
+pytestmark = pytest.mark.skipif(not sandbox.bwrap_works() and not os.environ.get("CI"),
+                                 reason="bubblewrap (bwrap) cannot start a sandbox here (under CI this fails instead)")
 UID = 1_000_000 + (os.getpid() % 100_000) * 1000 + 999 if os.geteuid() == 0 else None
 
 
