@@ -1,6 +1,6 @@
 """The explorer of notebook 05: sliders for the problem and the solver, the certificates of its output.
 
-Compute: :func:`obcd_lite.teaching.hierarchy.explore`; figure:
+Compute: :func:`obcd_lite.teaching.hierarchy_explorer.explore`; figure:
 :func:`obcd_lite.viz.hierarchy.certificate_figure`; wiring: :func:`obcd_lite.widgets.base.explorer`.
 """
 from __future__ import annotations
@@ -9,7 +9,7 @@ import ipywidgets as widgets
 
 from ..solvers import SOLVERS
 from ..penalties import PENALTY_NAMES
-from ..teaching.hierarchy import explore
+from ..teaching.hierarchy_explorer import explore
 from ..viz.hierarchy import certificate_figure, epsilon_summary
 from .base import Explorer, explorer, slider_layout
 

@@ -46,8 +46,9 @@ TYPESET_JS = """() => new Promise(resolve => {
         ? MathJax.Hub.Queue(() => resolve(true)) : setTimeout(wait, 50);
     wait();
 })"""
-#: Seconds the server has to shut its kernels down before SIGKILL (teardown: not a check).
-SERVER_STOP_TIMEOUT = 20.0
+#: Seconds the server has to shut its kernels down before SIGKILL (teardown, not a check; minutes, so that a
+#: loaded machine's slow shutdown is never cut short).
+SERVER_STOP_TIMEOUT = 180.0
 #: Lab settings written into the private settings folder: (plugin file, settings).
 LAB_SETTINGS = {
     # No news / update toast over the bottom-right corner.
@@ -149,7 +150,7 @@ def _server_url(runtime: Path, process: subprocess.Popen, log: Path) -> str:
         for info in runtime.glob("jpserver-*.json"):
             try:
                 url = json.loads(info.read_text())["url"].rstrip("/")
-                with urllib.request.urlopen(f"{url}/api/status", timeout=2):
+                with urllib.request.urlopen(f"{url}/api/status", timeout=LIVENESS):  # refused at once until it listens
                     return url
             except (OSError, ValueError, KeyError):
                 pass  # info file half written or server not listening yet

@@ -87,7 +87,7 @@ NUMPYDOC_MODULES = {
     "obcd_lite.experiments.partition_search", "obcd_lite.experiments.runner", "obcd_lite.experiments.records",
     "obcd_lite.experiments.parallel",
     "obcd_lite.viz.your_problem", "obcd_lite.widgets.your_problem",
-    "obcd_lite.teaching.symbolic", "obcd_lite.teaching.hierarchy", "obcd_lite.teaching.completeness",
+    "obcd_lite.teaching.symbolic", "obcd_lite.teaching.hierarchy", "obcd_lite.teaching.hierarchy_explorer", "obcd_lite.teaching.completeness",
     "obcd_lite.teaching.paper_rates", "obcd_lite.teaching.paper_checks", "obcd_lite.teaching.exercises",
     "obcd_lite.teaching.critical_points", "obcd_lite.teaching.ledger", "obcd_lite.teaching.one_step",
     "obcd_lite.install_check",

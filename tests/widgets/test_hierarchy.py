@@ -13,7 +13,7 @@ from obcd_lite.rounding import fmt  # noqa: E402
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-from obcd_lite.teaching.hierarchy import explore  # noqa: E402
+from obcd_lite.teaching.hierarchy_explorer import explore  # noqa: E402
 from obcd_lite.viz.hierarchy import GLOBAL_ROUNDING, certificate_figure, global_verdict  # noqa: E402
 from obcd_lite.widgets.hierarchy import build_explorer  # noqa: E402
 
