@@ -33,7 +33,6 @@ from typing import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..rounding import fmt
 from ..stiefel import BRANCHES
 from ..validation import as_matrix
 from .answers import WrongForm, decode, encode
@@ -361,91 +360,6 @@ def is_cayley_rotation(Q: "sympy.MatrixBase") -> bool:  # noqa: F821 (sympy is i
         return False
     _, _, reference = cayley_symbolic()
     return bool(sp.simplify(Q - reference) == sp.zeros(2, 2) and sp.simplify(Q.det()) == 1)
-
-
-# --- the same verifiers, printing what they found (for a notebook's own cells) -----------------------------------
-
-def check_reflection_target(T: ArrayLike) -> bool:
-    """:func:`reflection_is_nearest`, printing the smallest value on each branch and the verdict.
-
-    Parameters
-    ----------
-    T : array_like
-        The 2 x 2 target matrix of exercise 01.1.
-
-    Returns
-    -------
-    bool
-        True when every minimizer is a reflection.
-    """
-    best_by_branch = _best_by_branch(T)
-    print(f"min over rotations   = {fmt(best_by_branch['rot'], 6)}")
-    print(f"min over reflections = {fmt(best_by_branch['ref'], 6)}")
-    ok = reflection_is_nearest(T)
-    print("correct: the minimizer is a reflection" if ok else
-          "not yet: a rotation does at least as well; try making det(T) negative")
-    return ok
-
-
-def check_critical_count(T: ArrayLike, mu: float, expected: int) -> bool:
-    """Does F = ||V - T||^2 + mu ||V||_1 have exactly ``expected`` critical points?
-
-    Prints the count by kind (flat arcs count as one record each) and returns :func:`has_critical_count`.
-
-    Parameters
-    ----------
-    T, mu : as in :func:`obcd_lite.teaching.critical_points.critical_points_2x2`.
-    expected : int
-        The student's count.
-
-    Returns
-    -------
-    bool
-        The verdict.
-    """
-    points = critical_points_2x2(T, mu)
-    kinds = {kind: sum(pt.kind == kind for pt in points) for kind in ("min", "max", "other", "flat")}
-    kinks = sum(not pt.smooth for pt in points)
-    print(f"mu = {fmt(mu, 4, floor=None)}: {len(points)} critical points "
-          f"({kinds['min']} min, {kinds['max']} max, {kinds['other']} other, {kinds['flat']} flat arcs; "
-          f"{kinks} at kinks)")
-    ok = has_critical_count(T, mu, expected)
-    print(f"correct: exactly {expected}" if ok else f"not yet: want {expected}")
-    return ok
-
-
-def check_cayley_det(Q: "sympy.MatrixBase") -> bool:  # noqa: F821 (sympy is imported lazily)
-    """``Q`` must be the Cayley matrix of Lemma A.3 built in sympy from real
-    symbols ``a`` and ``tau``; checks that it is and that det(Q) simplifies to exactly 1 (printing both).
-
-    Parameters
-    ----------
-    Q : sympy.Matrix
-        The student's 2 x 2 Cayley matrix.
-
-    Returns
-    -------
-    bool
-        The verdict.
-
-    Raises
-    ------
-    TypeError
-        If ``Q`` is not a 2 x 2 sympy Matrix.
-    """
-    import sympy as sp
-
-    from ..solvers.cayley import cayley_symbolic
-
-    if not isinstance(Q, sp.MatrixBase) or Q.shape != (2, 2):
-        raise TypeError(f"Q must be a 2x2 sympy Matrix, got {type(Q).__name__}")
-    _, _, reference = cayley_symbolic()
-    print(f"Q equals (I + tau/2 A)^(-1) (I - tau/2 A): {sp.simplify(Q - reference) == sp.zeros(2, 2)}")
-    print(f"det(Q) simplifies to: {sp.simplify(Q.det())}")
-    ok = is_cayley_rotation(Q)
-    print("correct: det Q = 1 for every a and tau, so Q is a rotation" if ok else
-          "not yet: build Q from sympy.symbols('a tau', real=True) and simplify its det")
-    return ok
 
 
 def density_gradient(gradient, rng=0, points=None) -> bool:
