@@ -38,7 +38,7 @@ gives f(X_new) - f(X) <= <G, D> + L/2 ||D||^2 <= the checked sum for varsigma >=
 before varsigma passes 2 L, so a check that fails at varsigma >= L (a problem that claims L as a bound:
 ``lipschitz_is_bound``) proves the oracle wrong, and a ValueError says so. (b) Fixed points: X is a fixed
 point at varsigma when no matching moves it, i.e. for every pair B (each lies in some matching with positive
-probability) V = I minimizes K_B: exactly the BS_2 condition of Definition 3.1 for Q = varsigma I. As
+probability) V = I minimizes K_B: exactly the BS_2 condition of Definition 3.6 for Q = varsigma I. As
 K_B(V) - K_B(I) grows with varsigma for V != I, such a point is BS_2 for every varsigma' >= varsigma too.
 ``tests/solvers/test_obcd_pairs.py`` checks both: F along every run, and ``classify``'s BS_2 test at the end.
 
