@@ -266,3 +266,15 @@ def test_every_solver_stays_in_special_orthogonal_group(name):
         assert str(error), name
         return
     assert np.linalg.det(result.X) > 0.999999, (name, np.linalg.det(result.X), result.F)
+
+
+def test_many_pairs_stay_in_special_orthogonal_group():
+    """working_set = "matching" takes the same rotations-only rule as the one-pair OBCD on SO(n)."""
+    n = 5
+    problem = from_pymanopt(procrustes_to_a_reflection(n)[0], L=1e-3)
+    X0 = random_stiefel(n, n, rng=3)
+    X0[:, 0] *= np.sign(np.linalg.det(X0))
+    dets = []
+    result = obcd(problem, X0, working_set="matching", rng=0, max_iter=300,
+                  callback=lambda s: dets.append(np.linalg.det(s.X)))
+    assert min(dets) > 0.999999 and abs(result.F + (n - 2)) < 1e-6

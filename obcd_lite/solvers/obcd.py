@@ -266,6 +266,14 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
             raise ValueError(f"sigma0 = {sigma0!r} applies to the verified scalar majorizer (a smooth f without the "
                              "quadratic structure, or working_set = 'matching'); a QuadraticProblem's one-pair "
                              "OBCD takes varsigma from eq. (9) / (10)")
+    # before either rule: both take branches, and on SO(n) both must stay on the rotations
+    if branches not in ("both", *BRANCHES):
+        raise ValueError(f"branches must be 'both', 'rot' or 'ref', got {branches!r}")
+    if getattr(problem, "rotations_only", False):  # SO(n): a reflection V (det -1) would leave it
+        if k != 2 or branches == "ref":
+            raise ValueError(f"the problem is on SO(n) (rotations_only): a reflection would leave it, so OBCD runs "
+                             f"with k = 2 and branches = 'rot' (obcd_rot); got k = {k}, branches = {branches!r}")
+        branches = "rot"
     if working_set == MATCHING:
         return _obcd_matching(problem, X, max_iter=max_iter, time_limit=time_limit, rng=rng, callback=callback,
                               log_every=log_every, k=k, alpha=alpha, Q=Q, branches=branches, engine=engine,
@@ -278,8 +286,6 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     if Q == "exact" and not quadratic:
         raise UnsupportedProblemError(f"Q = 'exact' (eq. (9)) needs the Hessian of a quadratic f; the "
                                       f"{type(problem).__name__} gives f and grad f only: use Q = 'scalar' (eq. (10))")
-    if branches not in ("both", *BRANCHES):
-        raise ValueError(f"branches must be 'both', 'rot' or 'ref', got {branches!r}")
     if k > 2 and not h.is_zero:
         raise UnsupportedProblemError(f"k = {k} > 2 needs h = Zero() (the SVD subproblem of Lemma 2.3(b)); "
                                   f"got h = {h!r}")
@@ -287,11 +293,6 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         raise ValueError(f"k = {k} > 2 needs Q = 'scalar' (Lemma 2.3(b) needs Q = varsigma I), got Q = {Q!r}")
     if k > 2 and branches != "both":
         raise ValueError(f"branches = {branches!r} only applies to k = 2")
-    if getattr(problem, "rotations_only", False):  # SO(n): a reflection V (det -1) would leave it
-        if k != 2 or branches == "ref":
-            raise ValueError(f"the problem is on SO(n) (rotations_only): a reflection would leave it, so OBCD runs "
-                             f"with k = 2 and branches = 'rot' (obcd_rot); got k = {k}, branches = {branches!r}")
-        branches = "rot"
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
 
     engine = _choose_engine(engine, problem, k, callback, Q)
@@ -387,8 +388,6 @@ def _obcd_matching(problem, X, *, max_iter, time_limit, rng, callback, log_every
     if engine not in (None, "python"):
         raise ValueError(f"working_set = 'matching' runs in Python around a compiled loop over the pairs: engine "
                          f"must be None or 'python', got engine = {engine!r}")
-    if branches not in ("both", *BRANCHES):
-        raise ValueError(f"branches must be 'both', 'rot' or 'ref', got {branches!r}")
     max_iter, time_limit = check_budget(max_iter, time_limit, DEFAULT_MAX_ITER)
     rec = Recorder("obcd", problem, max_iter=max_iter, time_limit=time_limit, log_every=log_every,
                    callback=callback, tol=tol, verbose=verbose, progress=progress,
