@@ -22,8 +22,8 @@ from typing import Callable
 import numpy as np
 
 from .penalties import Penalty, Zero
-from .smooth_oracles import (ON_STIEFEL, call_oracle, check_array, check_hessvec, check_lipschitz, check_start,
-                             check_value, read_only_copy)
+from .smooth_oracles import (ON_STIEFEL, call_oracle, check_array, check_hessvec, check_lipschitz,
+                             check_oracles_at_start, check_value, read_only_copy)
 from .stiefel import polar
 from .validation import as_matrix, as_rng
 
@@ -150,8 +150,8 @@ class SmoothProblem:
         return check_array(call_oracle(self._grad, (X,), "grad", where), "grad", where, X)
 
     def _start(self, X: np.ndarray, f0: float, G: np.ndarray, name: str) -> None:
-        """The once-per-start checks (:func:`~obcd_lite.smooth_oracles.check_start`): scale and derivative."""
-        check_start(self._eval_f, f0, G, X, name, self._rng)
+        """The once-per-start checks (:func:`~obcd_lite.smooth_oracles.check_oracles_at_start`): scale and derivative."""
+        check_oracles_at_start(self._eval_f, f0, G, X, name, self._rng)
         self._started = True
 
     def f(self, X: np.ndarray) -> float:
@@ -310,7 +310,7 @@ class SmoothProblem:
     # --- checks ----------------------------------------------------------
     def check_point(self, X: np.ndarray, name: str = "X0") -> None:
         """Check a start: X's shape, f(X) and grad f(X) (as every call is checked), h(X) < inf, and the
-        once-per-start checks of :func:`~obcd_lite.smooth_oracles.check_start` (the scale of f and grad, and
+        once-per-start checks of :func:`~obcd_lite.smooth_oracles.check_oracles_at_start` (the scale of f and grad, and
         unless ``check_derivatives=False`` grad against a central difference of f along a random tangent
         direction, 2 more f calls). The first point checked fixes (n, r) when no shape was given. A
         ``rotations_only`` problem (SO(n)) needs a square X with det X = +1.

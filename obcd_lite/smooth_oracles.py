@@ -9,7 +9,7 @@ benefits from them:
   0-d real array: complex, None, str, bool, NaN and inf are named), grad f(X) a real numeric array of X's
   shape with finite entries, both at most :data:`~obcd_lite.validation.DATA_SCALE_RANGE`'s top in magnitude
   (the solvers' arithmetic would overflow, as for a data matrix C or D);
-* once per start (:func:`check_start`): the scale of f and grad at X0 inside ``DATA_SCALE_RANGE`` (below it
+* once per start (:func:`check_oracles_at_start`): the scale of f and grad at X0 inside ``DATA_SCALE_RANGE`` (below it
   every step is lost to the proximal term and rounding) and a directional-derivative check of grad
   against f: along a random tangent direction D at X0 (drawn with the problem's ``rng``), <grad f(X0), D>
   must match the central difference of f along the retracted curve polar(X0 +- t D) (2 f calls, more only
@@ -243,7 +243,7 @@ def check_lipschitz(L):
     return value
 
 
-def check_start(f, f0: float, G: np.ndarray, X: np.ndarray, name: str, rng: np.random.Generator | None) -> None:
+def check_oracles_at_start(f, f0: float, G: np.ndarray, X: np.ndarray, name: str, rng: np.random.Generator | None) -> None:
     """The once-per-start checks at X: the scale of f and grad, and (``rng`` given) grad against f.
 
     Parameters

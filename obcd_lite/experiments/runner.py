@@ -37,7 +37,7 @@ from ..penalties import L0, L1
 from ..problems import SPCA_SCALES, QuadraticProblem, nonneg_pca, sparse_pca
 from ..solvers import SOLVERS, get_solver
 from ..stiefel import feasibility, identity_init, random_stiefel
-from ..validation import UnsupportedProblemError, check_nonnegative
+from ..validation import UnsupportedProblemError, check_count, check_nonnegative
 from .metrics import NNZ_TOL, adjusted_explained_variance, sparsity
 from .parallel import concurrent_runs, settled
 from .records import (CHECKPOINT_EVERY, Experiment, assemble, failed_record, prepare_checkpoint, reusable_runs,
@@ -178,22 +178,12 @@ def _check_unique(values: tuple, what: str) -> None:
         raise ValueError(f"{what} {', '.join(twice)} given twice: a grid runs each combination once")
 
 
-def _check_positive_int(value, name: str) -> int:
-    """``value`` as an int >= 1; a bool, a float (even 2.0) or anything else is refused naming ``name``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {name} = {value!r}")
-    return int(value)
-
-
 def _check_seeds(seeds) -> tuple:
     """The grid's seeds: non-negative ints (they seed numpy's generators), each once."""
     seeds = _as_tuple(seeds)
     if not seeds:
         raise ValueError("seeds = () gives no run; give at least one integer seed")
-    for seed in seeds:
-        if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seeds must be non-negative integers, got seed {seed!r} in seeds = {seeds!r}")
-    seeds = tuple(int(seed) for seed in seeds)
+    seeds = tuple(check_count(seed, "seed", minimum=0) for seed in seeds)
     _check_unique(seeds, "seed")
     return seeds
 
@@ -294,9 +284,8 @@ def run_experiment(*, problems=("l1",), datasets=("randn",), lams=(0.0,), r: int
     _check_unique(lams, "lam")
     seeds = _check_seeds(seeds)
     time_limit = check_nonnegative(time_limit, "time_limit", strict=True)
-    max_iter = _check_positive_int(max_iter, "max_iter")
-    r = _check_positive_int(r, "r")
-    m, n = (None if v is None else _check_positive_int(v, name) for v, name in ((m, "m"), (n, "n")))
+    max_iter, r = check_count(max_iter, "max_iter"), check_count(r, "r")
+    m, n = check_count(m, "m", allow_none=True), check_count(n, "n", allow_none=True)
     scales = _check_scales(scale, problems)
     if on_unsupported not in ("record", "raise"):
         raise ValueError(f"on_unsupported must be 'record' or 'raise', got {on_unsupported!r}")
