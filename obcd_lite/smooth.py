@@ -150,7 +150,8 @@ class SmoothProblem:
         return check_array(call_oracle(self._grad, (X,), "grad", where), "grad", where, X)
 
     def _start(self, X: np.ndarray, f0: float, G: np.ndarray, name: str) -> None:
-        """The once-per-start checks (:func:`~obcd_lite.smooth_oracles.check_oracles_at_start`): scale and derivative."""
+        """The once-per-start checks (:func:`~obcd_lite.smooth_oracles.check_oracles_at_start`): scale and
+        derivative."""
         check_oracles_at_start(self._eval_f, f0, G, X, name, self._rng)
         self._started = True
 

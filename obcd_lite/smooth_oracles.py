@@ -243,7 +243,8 @@ def check_lipschitz(L):
     return value
 
 
-def check_oracles_at_start(f, f0: float, G: np.ndarray, X: np.ndarray, name: str, rng: np.random.Generator | None) -> None:
+def check_oracles_at_start(f, f0: float, G: np.ndarray, X: np.ndarray, name: str,
+                           rng: np.random.Generator | None) -> None:
     """The once-per-start checks at X: the scale of f and grad, and (``rng`` given) grad against f.
 
     Parameters
