@@ -13,6 +13,7 @@ import numpy as np
 
 from ..rounding import equals, fmt
 from .style import SOLVER_COLORS, apply_style
+from .tables import html_table
 
 apply_style()
 #: A certified gap at most this (relative to 1 + |F|) is rounding: the bracket's two ends are values of F
@@ -186,6 +187,50 @@ def epsilon_summary(text: str, classification) -> str:
             line = "strongest level: ε-global" + line[len("strongest level: global"):]
         lines.append(line)
     return "\n".join(lines)
+
+
+def certificates_table(text: str):
+    """A certificate summary's lines as a rendered two-column table (what is certified | the verdict
+    and its evidence): the text an explorer shows under its figure, never a monospace dump.
+
+    Parameters
+    ----------
+    text : str
+        Lines ``"what: verdict (evidence)"`` (``Classification.summary``, an explorer's summary, after
+        :func:`epsilon_summary`); a line without ``": "`` (``"F(X) = 0.12"``) splits at its first space.
+
+    Returns
+    -------
+    HtmlTable
+        One row per line, the values typeset by :func:`obcd_lite.viz.tables.math_text` (long ones wrap
+        inside the panel).
+    """
+    rows = []
+    for line in text.split("\n"):
+        what, sep, value = line.partition(": ")
+        if not sep:
+            what, _, value = line.partition(" ")
+        if what.startswith("BS_"):  # BS_2 -> BS₂, as the figures write the levels
+            what = "BS" + what[3:].translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+        rows.append({"what": what, "value": value})
+    return html_table(rows, {"what": "certificate", "value": "verdict and evidence"})
+
+
+def explorer_summary(exploration) -> str:
+    """The HTML under an explorer's certificate figure (notebooks 05 and 08): its summary, the global
+    level worded by :func:`epsilon_summary`, as :func:`certificates_table`.
+
+    Parameters
+    ----------
+    exploration : object
+        An explorer's result with ``summary()`` and ``classification``.
+
+    Returns
+    -------
+    str
+        HTML.
+    """
+    return certificates_table(epsilon_summary(exploration.summary(), exploration.classification)).html
 
 
 def _fit_row(ax, renderer, label, note, y, *, x_note: float, size: float):

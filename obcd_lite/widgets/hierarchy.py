@@ -10,7 +10,7 @@ import ipywidgets as widgets
 from ..solvers import SOLVERS
 from ..penalties import PENALTY_NAMES
 from ..teaching.hierarchy_explorer import explore
-from ..viz.hierarchy import certificate_figure, epsilon_summary
+from ..viz.hierarchy import certificate_figure, explorer_summary
 from .base import Explorer, explorer, slider_layout
 
 
@@ -53,4 +53,4 @@ def build_explorer(n: int = 4, r: int = 1, penalty: str = "l1", lam: float = 0.1
         "seed": widgets.IntSlider(value=seed, min=0, max=20, description="seed", **style),
         "solver": widgets.Dropdown(options=sorted(SOLVERS), value=solver, description="solver", **style),
     }
-    return explorer(controls, explore, lambda e: certificate_figure(e.classification), summary=lambda e: epsilon_summary(e.summary(), e.classification))
+    return explorer(controls, explore, lambda e: certificate_figure(e.classification), summary=explorer_summary)

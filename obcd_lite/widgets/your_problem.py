@@ -8,7 +8,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from ..teaching.your_problem import PENALIZED_BUDGET, PROBLEM_NAMES, SMOOTH_BUDGET, explore
-from ..viz.hierarchy import certificate_figure, epsilon_summary
+from ..viz.hierarchy import certificate_figure, explorer_summary
 from .base import Explorer, explorer, slider_layout
 
 #: Solvers offered: the methods that need only f and grad f (and a prox or a subgradient of h).
@@ -94,4 +94,4 @@ def build_explorer(problem: str = "quartic", penalty_name: str = "none", lam: fl
         "max_iter": widgets.SelectionSlider(options=BUDGETS, value=max_iter, description="budget",
                                             continuous_update=False, **style),
     }
-    return explorer(controls, _explore, lambda e: certificate_figure(e.classification), summary=lambda e: epsilon_summary(e.summary(), e.classification))
+    return explorer(controls, _explore, lambda e: certificate_figure(e.classification), summary=explorer_summary)

@@ -112,9 +112,10 @@ def test_explorer_never_calls_a_point_global_that_fails_a_lower_level():
                         assert f"[{fmt(c.global_min.lower_bound, 4)}, {fmt(c.global_min.value, 4)}]" in texts[-1]
                     assert_texts_inside_their_panels(fig)
                     plt.close(fig)
-                    summary = ex.text.value
-                    assert ("strongest level: ε-global" in summary) == (not rounding)
-                    assert ("global: True" in summary) == rounding and "certified gap" in summary
+                    summary = ex.text.value  # a rendered table, one row per certificate (never a <pre> dump)
+                    assert summary.count("<table") == 1 and "<pre" not in summary
+                    assert ("<td>strongest level</td><td>ε-global" in summary) == (not rounding)
+                    assert ("<td>global</td><td>True" in summary) == rounding and "certified gap" in summary
                 if c.eps_global:
                     eps_only += 1
                     assert c.within_gap and c.is_global is False and not (c.critical and all(c.bs.values()))
