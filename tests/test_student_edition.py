@@ -47,15 +47,17 @@ DIGEST = re.compile(r"'[0-9a-f]{16}'")
 
 
 def _questions(path):
-    """Each otter question of a notebook: (name, its cells)."""
+    """Each graded otter question of a notebook: (name, its cells); written (``manual: true``) ones are
+    graded by hand and have no answer cell, check or hidden test, so they are left out."""
     cells = nbformat.read(path, as_version=4).cells
     out, current = [], None
     for cell in cells:
         text = cell.source.strip()
         if cell.cell_type == "raw" and text.startswith("# BEGIN QUESTION"):
-            current = (re.search(r"name:\s*(\w+)", text)[1], [])
+            current = (re.search(r"name:\s*(\w+)", text)[1], [], bool(re.search(r"manual:\s*true", text)))
         elif cell.cell_type == "raw" and text.startswith("# END QUESTION"):
-            out.append(current)
+            if not current[2]:
+                out.append(current[:2])
             current = None
         elif current is not None:
             current[1].append(cell)
@@ -98,6 +100,17 @@ def test_every_exercise_has_a_check_that_knows_no_answer(path):
         (expect,) = [k.value for k in call.keywords if k.arg == "expect"]
         for entry in expect.elts:  # a digest string, or a verifier (a name, a call or a lambda): no literal value
             assert not isinstance(entry, ast.Constant) or DIGEST.fullmatch(repr(entry.value)), (path.name, name)
+
+
+def test_speaker_notes_are_not_in_the_student_edition():
+    """Notes for the lecturer (tag or RISE slide type) go; the slide they annotate stays."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# A slide", metadata={"tags": ["slide"]}),
+                nbformat.v4.new_markdown_cell("Ask the room.", metadata={"tags": ["notes"]}),
+                nbformat.v4.new_markdown_cell("Pitfall.", metadata={"slideshow": {"slide_type": "notes"}}),
+                nbformat.v4.new_markdown_cell("Read on.", metadata={"slideshow": {"slide_type": "skip"}})]
+    for keep in (False, True):
+        assert [c.source for c in _tool().student_notebook(nb, keep_outputs=keep).cells] == ["# A slide", "Read on."]
 
 
 @pytest.fixture(scope="module")

@@ -235,7 +235,10 @@ def build(out: Path, numbers=DEFAULT_NOTEBOOKS) -> list[Path]:
         (path,) = sorted((ROOT / "notebooks").glob(f"{number}_*.ipynb"))
         original = nbformat.read(path, as_version=4)
         nbformat.write(nbformat.from_dict(live_notebook(original)), out / "live" / path.name)
-        notebook = conf.figure_alt_texts(json.loads(nbformat.writes(original)))
+        notebook = json.loads(nbformat.writes(original))
+        # alt texts from the text a reader sees, not the speaker notes between a slide and its figure
+        # (figure_alt_texts sets them in place, on the cells both lists share)
+        conf.figure_alt_texts({"cells": [c for c in notebook["cells"] if not is_notes(c)]})
         sections = slides_of(notebook, out / "img", path.stem)
         if not sections:
             raise ValueError(f"{path.name} has no cell tagged {TAG!r}")

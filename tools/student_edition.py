@@ -8,7 +8,7 @@ In the instructor notebooks (``notebooks/NN_*.ipynb``, stored with outputs and c
   in the student edition every such line ``target = value  # answer`` becomes
   ``target = ...  # your answer`` (one ``...`` per target of a tuple assignment);
 * a cell tagged ``check`` runs the exercise's check: with a placeholder it fails with its hint;
-* cells tagged ``solution`` are removed, and so is the grading markup of otter-grader (raw cells
+* cells tagged ``solution`` and the speaker notes (markdown tagged ``notes``) are removed, and so is the grading markup of otter-grader (raw cells
   ``# BEGIN QUESTION`` ... ``# END QUESTION`` and every cell between ``# BEGIN TESTS`` and ``# END TESTS``:
   the hidden tests, which know the answers; ``tools/assign.py`` builds the grader's bundle from them).
 
@@ -46,6 +46,13 @@ def is_markup(cell) -> bool:
     return cell.cell_type == "raw" and bool(OTTER_MARKUP.match(cell.source.strip()))
 
 
+def is_notes(cell) -> bool:
+    """A lecturer's speaker-notes cell (tag ``notes`` or ``slideshow.slide_type`` "notes", as
+    tools/build_slides.py reads them): not part of what a student reads."""
+    return cell.cell_type == "markdown" and (
+        "notes" in cell.metadata.get("tags", []) or cell.metadata.get("slideshow", {}).get("slide_type") == "notes")
+
+
 def student_notebook(nb, keep_outputs: bool = False):
     """The student edition of one notebook (a new object; ``nb`` is not changed).
 
@@ -60,7 +67,7 @@ def student_notebook(nb, keep_outputs: bool = False):
         if is_markup(cell):
             in_tests = cell.source.strip().startswith("# BEGIN TESTS")
             continue
-        if in_tests or "solution" in tags or "hidden-test" in tags:
+        if in_tests or "solution" in tags or "hidden-test" in tags or is_notes(cell):
             continue
         if "answer" in tags:
             lines = cell.source.splitlines()

@@ -46,7 +46,8 @@ _ENCODED: dict[str, tuple[str, ...]] = {
         "d3JpdGUgdGhlIDQtY3ljbGUgYXMgYSBwcm9kdWN0IG9mIHRyYW5zcG9zaXRpb25zIGFuZCB0YWtlIGl0cyBkZXQ=",
         "Y29tcGFyZSB0aGUgY29sdW1ucyBvZiByZWYozrgpIHdpdGggdGhvc2Ugb2YgdGhlIHN3YXA=",),
     "03.4": (
-        "Zm9yIHIgPCBuLCB3aGljaCBjb2x1bW5zIG9mIHRoZSBjb21wbGV0aW9uIGFyZSBmcmVlIChTZWN0aW9uIDYpPw==",
+        "Zm9yIHIgPCBuLCBYIFgwXlQgaGFzIHJhbmsgcjogd2hpY2ggY29sdW1ucyBvZiBhbiBvcnRob25vcm1hbCBjb21wbGV0aW9uIG9m"
+        "IGl0cyBTVkQgYXJlIGZyZWUsIGFuZCB3aGF0IGRvZXMgZmxpcHBpbmcgb25lIGRvIHRvIGRldD8=",
         "Zm9yIHIgPSBuLCBNID0gVF5UIFggaXMgb3J0aG9nb25hbCB3aXRoIGRldCAtMTogd2hhdCBkb2VzIHRoYXQgZm9yY2Ugb24gaXRz"
         "IGVpZ2VudmFsdWVzLCBpdHMgdHJhY2UgYW5kIHx8WCAtIFR8fF4yID0gMm4gLSAyIHRyIE0/",),
     "04.1": (
