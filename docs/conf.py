@@ -187,7 +187,7 @@ def figure_alt_texts(notebook: dict) -> dict:
     (``fig = convergence_figure(..., "l1-SPCA, ...")``) and the sentence that describes it: the
     following "**Check.**" paragraph, else the last paragraph of the markdown cell before it.
     """
-    cells = notebook.get("cells", [])
+    cells = [c for c in notebook.get("cells", []) if not _is_notes(c)]  # the lecturer's notes describe no figure
     for i, cell in enumerate(cells):
         if not any("image/png" in o.get("data", {}) for o in cell.get("outputs", [])):
             continue
@@ -213,6 +213,22 @@ def _student_edition():
     return module
 
 
+def _is_notes(cell: dict) -> bool:
+    """A speaker-notes cell (tools/student_edition.py's ``is_notes`` on the notebook's JSON)."""
+    import nbformat
+
+    return _student_edition().is_notes(nbformat.from_dict(cell))
+
+
+def speaker_notes_boxed(notebook: dict) -> dict:
+    """In place: every speaker-notes cell becomes a "Speaker notes" box, set apart from the reading text
+    (the instructor edition keeps the lecturer's notes; the student edition drops them)."""
+    for cell in notebook.get("cells", []):
+        if _is_notes(cell):
+            cell["source"] = "```{admonition} Speaker notes\n:class: note\n\n" + "".join(cell["source"]) + "\n```"
+    return notebook
+
+
 def site_notebook(notebook: dict, edition: str = EDITION) -> dict:
     """The notebook as the site shows it: the edition's cells, static widgets, alt texts."""
     if edition not in ("student", "instructor"):
@@ -222,7 +238,7 @@ def site_notebook(notebook: dict, edition: str = EDITION) -> dict:
 
         notebook = json.loads(nbformat.writes(_student_edition().student_notebook(
             nbformat.reads(json.dumps(notebook), as_version=4), keep_outputs=True)))
-    return figure_alt_texts(static_widgets(notebook))
+    return speaker_notes_boxed(figure_alt_texts(static_widgets(notebook)))
 
 
 def copy_notebooks(source: Path = ROOT / "notebooks", target: Path = Path(__file__).parent / "notebooks") -> None:

@@ -51,3 +51,26 @@ def test_widgets_become_their_fallback_and_stored_outputs(conf):
     outputs = result["cells"][0]["outputs"]
     assert [o.get("data", {}).get("text/plain") for o in outputs] == ["fallback", "<Figure>", None]
     assert outputs[2] == text and "outputs" not in result["cells"][1]
+
+
+def test_speaker_notes_describe_no_figure_and_stay_out_of_the_student_site(conf):
+    """A notes cell between a slide's text and its figure neither becomes the figure's alt text nor reaches
+    the student edition; the instructor edition shows it boxed as speaker notes."""
+    notes = {"cell_type": "markdown", "metadata": {"tags": ["notes"], "slideshow": {"slide_type": "notes"}},
+             "source": "Ask the room which branch wins.", "id": "n"}
+    notebook = {"cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": "The rotation branch wins on this target.", "id": "m"},
+        notes,
+        {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": "fig", "id": "c",
+         "outputs": [{"output_type": "display_data", "data": {"image/png": "AAAA"}, "metadata": {}}]}],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    import copy
+
+    student = conf.site_notebook(copy.deepcopy(notebook), "student")
+    assert [c["cell_type"] for c in student["cells"]] == ["markdown", "code"]
+    alt = student["cells"][1]["metadata"]["mystnb"]["image"]["alt"]
+    assert "rotation branch wins" in alt and "Ask the room" not in alt
+    instructor = conf.site_notebook(copy.deepcopy(notebook), "instructor")
+    boxed = "".join(instructor["cells"][1]["source"])
+    assert boxed.startswith("```{admonition} Speaker notes") and "Ask the room" in boxed
+    assert "Ask the room" not in instructor["cells"][2]["metadata"]["mystnb"]["image"]["alt"]
