@@ -47,15 +47,17 @@ DIGEST = re.compile(r"'[0-9a-f]{16}'")
 
 
 def _questions(path):
-    """Each otter question of a notebook: (name, its cells)."""
+    """Each auto-graded otter question of a notebook: (name, its cells); manual ones are left out."""
     cells = nbformat.read(path, as_version=4).cells
     out, current = [], None
     for cell in cells:
         text = cell.source.strip()
         if cell.cell_type == "raw" and text.startswith("# BEGIN QUESTION"):
-            current = (re.search(r"name:\s*(\w+)", text)[1], [])
+            manual = re.search(r"^manual:\s*true", text, re.M | re.I)  # a written answer: no answer cell, no check
+            current = (re.search(r"name:\s*(\w+)", text)[1], [], bool(manual))
         elif cell.cell_type == "raw" and text.startswith("# END QUESTION"):
-            out.append(current)
+            if not current[2]:
+                out.append(current[:2])
             current = None
         elif current is not None:
             current[1].append(cell)

@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/: student_
 from student_edition import ANSWER_LINE  # noqa: E402
 
 QUESTION = re.compile(r"^# BEGIN QUESTION\s*\nname:\s*(?P<name>\w+)\s*\npoints:\s*(?P<points>[\d.]+)", re.M)
+MANUAL = re.compile(r"^manual:\s*true\s*$", re.M | re.I)
 TEST_CONFIG = re.compile(r'^""" # BEGIN TEST CONFIG.*?""" # END TEST CONFIG\n?', re.S)
 
 
@@ -38,16 +39,20 @@ def questions(nb) -> list[dict]:
     Returns
     -------
     list of dict
-        ``{"name", "points", "answers": [variable, ...], "tests": [source, ...]}`` per question.
+        ``{"name", "points", "answers": [variable, ...], "tests": [source, ...]}`` per question; manual
+        questions (``manual: true``, a written answer graded by hand) are left out.
 
     Raises
     ------
     ValueError
         If a question has no answer variable or no hidden test, or its markup is not closed.
     """
-    found, current, in_tests = [], None, False
+    found, current, in_tests, manual = [], None, False, False
     for cell in nb.cells:
         marker = _marker(cell)
+        if manual or (marker == "# BEGIN QUESTION" and MANUAL.search(cell.source)):
+            manual = marker != "# END QUESTION"  # a written answer, graded by hand: not in the bundle
+            continue
         match = QUESTION.match(cell.source.strip()) if marker == "# BEGIN QUESTION" else None
         if match:
             current = {"name": match["name"], "points": float(match["points"]), "answers": [], "tests": []}
