@@ -37,7 +37,7 @@ STUBS = {
     "03_completeness": "",
     "04_sparse_pca": 'spiked = load_dataset("spiked", rng=SEED)\nfrom obcd_lite.teaching.exercises import check, form',
     "05_optimality_hierarchy": "alphas = np.logspace(-5, 2, 15)\nfrom obcd_lite.teaching.exercises import check, form",
-    "07_relatives": "matched = procrustes_instance(20, mismatch=False, rng=0)\np = matched.M.shape[0]",
+    "07_relatives": "inst = procrustes_instance(20, mismatch=True, rng=0)\np = inst.M.shape[0]",
 }
 #: Per question, one answer variable and a wrong value of the right form.
 WRONG = {

@@ -39,19 +39,21 @@ def questions(nb) -> list[dict]:
     Returns
     -------
     list of dict
-        ``{"name", "points", "answers": [variable, ...], "tests": [source, ...]}`` per question.
+        ``{"name", "points", "answers": [variable, ...], "tests": [source, ...]}`` per question; manual
+        questions (``manual: true``, a written answer graded by hand) are left out.
 
     Raises
     ------
     ValueError
         If a question has no answer variable or no hidden test, or its markup is not closed.
     """
-    found, current, in_tests = [], None, False
+    found, current, in_tests, manual = [], None, False, False
     for cell in nb.cells:
         marker = _marker(cell)
+        if manual or (marker == "# BEGIN QUESTION" and MANUAL.search(cell.source)):
+            manual = marker != "# END QUESTION"  # a written answer, graded by hand: not in the bundle
+            continue
         match = QUESTION.match(cell.source.strip()) if marker == "# BEGIN QUESTION" else None
-        if marker == "# BEGIN QUESTION" and MANUAL.search(cell.source):
-            continue  # a written answer (otter's manual question), graded by hand: not in the bundle
         if match:
             current = {"name": match["name"], "points": float(match["points"]), "answers": [], "tests": []}
         elif marker == "# END QUESTION" and current is not None:
