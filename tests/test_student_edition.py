@@ -47,15 +47,17 @@ DIGEST = re.compile(r"'[0-9a-f]{16}'")
 
 
 def _questions(path):
-    """Each otter question of a notebook: (name, its cells)."""
+    """Each graded otter question of a notebook: (name, its cells); manual (written) questions are skipped."""
     cells = nbformat.read(path, as_version=4).cells
-    out, current = [], None
+    out, current, manual = [], None, False
     for cell in cells:
         text = cell.source.strip()
         if cell.cell_type == "raw" and text.startswith("# BEGIN QUESTION"):
             current = (re.search(r"name:\s*(\w+)", text)[1], [])
+            manual = bool(re.search(r"manual:\s*true", text, re.IGNORECASE))
         elif cell.cell_type == "raw" and text.startswith("# END QUESTION"):
-            out.append(current)
+            if not manual:
+                out.append(current)
             current = None
         elif current is not None:
             current[1].append(cell)

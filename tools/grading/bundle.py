@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/: student_
 from student_edition import ANSWER_LINE  # noqa: E402
 
 QUESTION = re.compile(r"^# BEGIN QUESTION\s*\nname:\s*(?P<name>\w+)\s*\npoints:\s*(?P<points>[\d.]+)", re.M)
+MANUAL = re.compile(r"^manual:\s*true\s*$", re.M | re.I)
 TEST_CONFIG = re.compile(r'^""" # BEGIN TEST CONFIG.*?""" # END TEST CONFIG\n?', re.S)
 
 
@@ -38,7 +39,8 @@ def questions(nb) -> list[dict]:
     Returns
     -------
     list of dict
-        ``{"name", "points", "answers": [variable, ...], "tests": [source, ...]}`` per question.
+        ``{"name", "points", "answers": [variable, ...], "tests": [source, ...]}`` per question; manual
+        (written) questions, ``manual: true``, are not in it.
 
     Raises
     ------
@@ -48,6 +50,8 @@ def questions(nb) -> list[dict]:
     found, current, in_tests = [], None, False
     for cell in nb.cells:
         marker = _marker(cell)
+        if marker == "# BEGIN QUESTION" and MANUAL.search(cell.source):
+            continue  # a written (manual) question: graded by hand, no answer variable or hidden test
         match = QUESTION.match(cell.source.strip()) if marker == "# BEGIN QUESTION" else None
         if match:
             current = {"name": match["name"], "points": float(match["points"]), "answers": [], "tests": []}
