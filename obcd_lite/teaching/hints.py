@@ -51,19 +51,29 @@ _ENCODED: dict[str, tuple[str, ...]] = {
         "Zm9yIHIgPSBuLCBNID0gVF5UIFggaXMgb3J0aG9nb25hbCB3aXRoIGRldCAtMTogd2hhdCBkb2VzIHRoYXQgZm9yY2Ugb24gaXRz"
         "IGVpZ2VudmFsdWVzLCBpdHMgdHJhY2UgYW5kIHx8WCAtIFR8fF4yID0gMm4gLSAyIHRyIE0/",),
     "04.1": (
-        "bXVsdGlwbHlpbmcgRiBieSBhIHBvc2l0aXZlIG51bWJlciBjaGFuZ2VzIG5vIG1pbmltaXplcjogaG93IG11c3QgzrsgZm9sbG93"
-        "IHM/",),
+        "d2l0aCBzID0gMSBhbiBlbnRyeSBpcyBGID0gbGFtIG5ueiAtIHRyKFheVCBDIFgpOiBob3cgbGFyZ2UgY2FuIHRyKFheVCBDIFgp"
+        "IGJlIHdoZW4gdHIgQyA9IDEgYW5kIFggaGFzIG9ydGhvbm9ybWFsIGNvbHVtbnM/",
+        "dGhlIHZhcmlhbmNlIHRlcm0gbGllcyBiZXR3ZWVuIDAgYW5kIDEgd2hpbGUgbGFtID0gNTA6IHdoaWNoIHdob2xlIG51bWJlciBu"
+        "bnogcHV0cyBsYW0gbm56IGF0IG9yIGp1c3QgYWJvdmUgRj8=",),
     "04.2": (
-        "ZGl2aWRpbmcgRiBieSBhIHBvc2l0aXZlIG51bWJlciBjaGFuZ2VzIG5vIG1pbmltaXplcjogbWFrZSB0aGUgdHJhY2UgdGVybXMg"
-        "ZXF1YWw=",),
+        "d3JpdGUgQV9yYXdeVCBBX3JhdyBpbiB0ZXJtcyBvZiB0aGUgbm9ybWFsaXNlZCBDIG9mIHNlY3Rpb24gMQ==",
+        "bXVsdGlwbHlpbmcgRiBieSBhIHBvc2l0aXZlIG51bWJlciBjaGFuZ2VzIG5vIG1pbmltaXplcjogbWFrZSB0aGUgdHJhY2UgdGVy"
+        "bXMgb2YgdGhlIHR3byBwcm9ibGVtcyBlcXVhbA==",),
     "04.3": (
-        "bG9vayBhdCBzZWN0aW9uIDUncyBydW5zOiBjb21wYXJlIFggYWZ0ZXIgdGhlIHJ1biB3aXRoIHRoZSBzdGFydA==",),
+        "dGFrZSBhIGJsb2NrIG9mIG9uZSB1c2VkIHJvdyBpIGFuZCBvbmUgZW1wdHkgcm93IGo6IGNvbXBhcmUgd2hhdCBhIHN3YXAgb3Ig"
+        "YSBzbWFsbCByb3RhdGlvbiBnYWlucyBpbiBmIHdpdGggd2hhdCB0aGUgc2NhbGFyIG1ham9yaXplciBjaGFyZ2VzIGZvciBtb3Zp"
+        "bmcgKGFuZCB3aXRoIGxhbSk=",
+        "b3IgcnVuIE9CQ0Qgd2l0aCBvcHRpb25zPXsnb2JjZCc6IHsnUSc6ICdzY2FsYXInfX0gZnJvbSB0aGUgaWRlbnRpdHkgc3RhcnQg"
+        "YW5kIGNvbXBhcmUgWCBhZnRlciB0aGUgcnVuIHdpdGggdGhlIHN0YXJ0",),
     "05.1": (
-        "d2hpY2ggZW50cmllcyBvZiDiiIJoIGFyZSBmcmVlIGF0IGEgcG9pbnQgd2l0aCBubyB6ZXJvcz8gQ29tcGFyZSB3aXRoIHRoZSBj"
-        "YXNlIGggPSAwIG9mIMKnMg==",),
+        "d2hpY2ggZW50cmllcyBvZiDiiIJoIGFyZSBmcmVlIGF0IGEgcG9pbnQgd2l0aCBubyB6ZXJvIGVudHJpZXM/IFRoZW4gRyBpcyB0"
+        "aGUgc2FtZSBmb3IgZXZlcnkgcGFpcjogdXNlIFYgPSBJIG9uIGVhY2ggcGFpciBhcyBmb3IgaCA9IDA=",),
     "05.2": (
-        "cmVhZCB0aGUgRjEgcm93IG9mIMKnNSdzIGNvdW50cyBhbmQgZmluZCB0aGUgbWF0Y2hpbmcgZW50cnkgb2YgYWxwaGFzIChjb3Vu"
-        "dGluZyBmcm9tIDAp",),
+        "RjEoVikgPSA1IC0gMiB0cihBXlQgVik6IHdyaXRlIGl0IG9uIHRoZSByb3RhdGlvbnMgUijOuCkgYW5kIG9uIHRoZSByZWZsZWN0"
+        "aW9uczsgYSByZWZsZWN0aW9uIFcgbW92ZXMgVjAgdG8gdGhlIG90aGVyIGJyYW5jaCBhbmQgY29zdHMgzrEvMiB8fFcgLSBJfHxe"
+        "MiA9IDLOsQ==",
+        "dGhlIGxhc3QgY3JpdGljYWwgcG9pbnQgdG8gYmVjb21lIEJTMiBpcyBhIG1heGltaXplcjogY29tcGFyZSBpdHMgdmFsdWUgd2l0"
+        "aCB0aGUgbG93ZXN0IHZhbHVlIG9uIHRoZSBvdGhlciBicmFuY2g=",),
     "05.3": (
         "Y291bnQgdGhlIGJsb2NrcyB0aHJvdWdoIG9uZSBwYWlyOiBjaG9vc2UgdGhlIHJlbWFpbmluZyBrIC0gMiByb3dzIGZyb20gdGhl"
         "IG90aGVyIG4gLSAy",),
