@@ -27,11 +27,16 @@ class QuadraticProblem:
 
     Parameters
     ----------
-    C : (n, n) symmetric array.
-    D : (r, r) symmetric array or None (identity; r is then free).
-    L : (n, r) array or None (no linear term).
-    h : Penalty, default ``Zero()``.
-    const : float added to f (e.g. ||T||_F^2 for a Procrustes distance).
+    C : numpy.ndarray, shape (n, n)
+        Symmetric .
+    D : numpy.ndarray, shape (r, r)
+        Symmetric or None (identity; r is then free).
+    L : numpy.ndarray, shape (n, r)
+        Or None (no linear term).
+    h : Penalty
+        Default ``Zero()``.
+    const : float
+        Float added to f (e.g. ||T||_F^2 for a Procrustes distance).
     """
 
     #: :meth:`lipschitz` is a proven bound (``obcd_lite.protocol.Problem``).
@@ -334,9 +339,12 @@ def sparse_pca(C, h: Penalty | None = None, *, scale: float = 1.0) -> QuadraticP
 
     Parameters
     ----------
-    C : (n, n) symmetric covariance.
-    h : the penalty (``L0(lam)``, ``L1(lam)``, ...), default none.
-    scale : 1.0 (default) is Section 1.1's -tr(X^T C X), also the ManPG, SOC and RSubGrad codes';
+    C : numpy.ndarray, shape (n, n)
+        Symmetric covariance.
+    h : Penalty or None
+        The penalty (``L0(lam)``, ``L1(lam)``, ...), default none.
+    scale : float
+        1.0 (default) is Section 1.1's -tr(X^T C X), also the ManPG, SOC and RSubGrad codes';
         0.5 is -1/2 tr(X^T C X), the arXiv v3 text, Appendix E.1 and the RADMM code. The paper's
         tables mix them (l0 fits 1.0, l1 fits 0.5: ``experiments.paper_tables.matching_scale``
         recomputes a table entry); ``experiments.paper_tables.convert_lam`` moves lam between them.

@@ -87,7 +87,7 @@ def ref(theta: float) -> np.ndarray:
 
     Parameters
     ----------
-    theta
+    theta : float
         As for :func:`rot`.
 
     Returns

@@ -311,7 +311,19 @@ def block_gaps(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact",
 
     Parameters
     ----------
-    problem, X, k, alpha, Q, sample, rng
+    problem : Problem
+        As for :func:`block_report`.
+    X : numpy.ndarray
+        As for :func:`block_report`.
+    k : int
+        As for :func:`block_report`.
+    alpha : float
+        As for :func:`block_report`.
+    Q : str
+        As for :func:`block_report`.
+    sample : int or None
+        As for :func:`block_report`.
+    rng : int, numpy.random.Generator or None
         As for :func:`block_report`.
 
     Returns
@@ -328,7 +340,21 @@ def is_block_stationary(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str =
 
     Parameters
     ----------
-    problem, X, k, alpha, Q, tol, sample, rng
+    problem : Problem
+        As for :func:`block_report`.
+    X : numpy.ndarray
+        As for :func:`block_report`.
+    k : int
+        As for :func:`block_report`.
+    alpha : float
+        As for :func:`block_report`.
+    Q : str
+        As for :func:`block_report`.
+    tol : float
+        As for :func:`block_report`.
+    sample : int or None
+        As for :func:`block_report`.
+    rng : int, numpy.random.Generator or None
         As for :func:`block_report`.
 
     Returns
@@ -350,7 +376,21 @@ def eps_bs_measure(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exa
 
     Parameters
     ----------
-    problem, X, k, alpha, Q, tol, sample, rng
+    problem : Problem
+        As for :func:`block_report`.
+    X : numpy.ndarray
+        As for :func:`block_report`.
+    k : int
+        As for :func:`block_report`.
+    alpha : float
+        As for :func:`block_report`.
+    Q : str
+        As for :func:`block_report`.
+    tol : float
+        As for :func:`block_report`.
+    sample : int or None
+        As for :func:`block_report`.
+    rng : int, numpy.random.Generator or None
         As for :func:`block_report`.
 
     Returns

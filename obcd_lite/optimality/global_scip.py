@@ -436,7 +436,9 @@ def solve(problem, r: int, *, model: str | None = None, node_limit: int = 1_000_
 
     Parameters
     ----------
-    problem, r
+    problem : Problem
+        As for :func:`build_model`.
+    r : int
         As for :func:`build_model`.
     model : {"eigen", "direct"} or None, default None
         The model of the smooth part (None: :data:`MODEL_FOR`).

@@ -296,7 +296,9 @@ class Penalty(metaclass=abc.ABCMeta):  # (not abc.ABC: the site's API page shows
 
         Parameters
         ----------
-        M, t
+        M : array_like
+            As for :meth:`prox`.
+        t : float
             As for :meth:`prox`.
 
         Returns

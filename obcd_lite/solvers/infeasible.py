@@ -169,12 +169,18 @@ def infeasible_info(problem, X: np.ndarray, raw: np.ndarray, *, returned: str, r
 
     Parameters
     ----------
-    problem : the problem (``f``, ``F``, ``h``).
-    X : the returned point, on St(n, r).
-    raw : the method's structured copy (sparse / nonnegative, not orthonormal).
-    returned : which copy X is, in words (e.g. "P, the orthogonal copy (polar factor)").
-    raw_name : the raw copy's name in the method (e.g. "Q").
-    **extra : solver-specific entries added as they are.
+    problem : Problem
+        The problem (``f``, ``F``, ``h``).
+    X : numpy.ndarray
+        The returned point, on St(n, r).
+    raw : numpy.ndarray
+        The method's structured copy (sparse / nonnegative, not orthonormal).
+    returned : str
+        Which copy X is, in words (e.g. "P, the orthogonal copy (polar factor)").
+    raw_name : str
+        The raw copy's name in the method (e.g. "Q").
+    **extra
+        Solver-specific entries added as they are.
 
     Returns
     -------

@@ -141,12 +141,19 @@ def compute(t11: float, t12: float, t21: float, t22: float, mu: float, start_the
 
     Parameters
     ----------
-    t11, t12, t21, t22 : entries of the target T.
-    mu : l1 weight, >= 0.
-    start_theta, start_branch : the start X0 = rot(theta) or ref(theta) of both methods.
-    alpha : OBCD's proximal parameter (eq. (11)), > 0; also the alpha of the BS_2 test, which
+    t11, t12, t21, t22 : float
+        Entries of the target T.
+    mu : float
+        The l1 weight, >= 0.
+    start_theta : float
+        The start X0 = rot(theta) or ref(theta) of both methods.
+    start_branch : str
+        The start X0 = rot(theta) or ref(theta) of both methods.
+    alpha : float
+        OBCD's proximal parameter (eq. (11)), > 0; also the alpha of the BS_2 test, which
         depends on it: K(V; X) = F(VX) + alpha/2 ||V - I||_F^2 for n = k = 2.
-    cayley_iter : iteration budget of the Cayley method.
+    cayley_iter : int
+        Iteration budget of the Cayley method.
 
     Returns
     -------
