@@ -237,9 +237,9 @@ class Recorder:
     problem : Problem
         The problem (``problem.F`` scores the returned point).
     max_iter : int
-        The budget (validated with :func:`check_budget`).
+        The budget in iterations (validated with :func:`check_budget`).
     time_limit : float or None
-        The budget (validated with :func:`check_budget`).
+        The budget in seconds, None for none (validated with :func:`check_budget`).
     log_every : int
         Write a history row every this many iterations (>= 1).
     callback : callable or None

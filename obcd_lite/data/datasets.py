@@ -79,8 +79,8 @@ def load_dataset(name: str, *, m: int | None = None, n: int | None = None, rng=0
         Features. "randn"/"spiked": the number of columns (default 1000 / 50); the real sets: a
         random subset of n features, in their original order (None keeps all; the digits images
         need all 64).
-    rng : int
-        Int seed or Generator for every draw (rows, features, Gaussian entries).
+    rng : int or numpy.random.Generator
+        Seed or generator for every draw (rows, features, Gaussian entries).
     **options : "spiked": ``spikes`` (2, fewer if n < 2), ``support_size`` (5, fewer if n < 10),
         ``strengths`` (one positive number per spike or one for all; default 30 for the first spike and
         15 for the others, (30.0, 15.0) for the default 2 spikes);

@@ -201,7 +201,7 @@ def procrustes_runs(instance: ProcrustesInstance, methods: dict, *, sweeps: int 
         Label -> (registry name, options).
     sweeps : int
         The budget in sweeps.
-    rng : int
+    rng : int or numpy.random.Generator
         Passed to every solver.
 
     Returns

@@ -130,12 +130,14 @@ def classify_limit(problem, X, *, sample: int = BS2_SAMPLE, rng=0, critical: str
         The problem.
     X : numpy.ndarray, shape (n, r)
         A point of St(n, r).
-    sample, rng : int
-        The BS_2 test's random pairs, how many and drawn from what.
+    sample : int
+        How many random pairs the BS_2 test draws.
+    rng : int or numpy.random.Generator
+        Draws them.
     critical : str
-        The method of :func:`criticality_measure` and its tolerance.
+        The method of :func:`criticality_measure`.
     critical_rtol : float
-        The method of :func:`criticality_measure` and its tolerance.
+        Its tolerance.
 
     Returns
     -------
@@ -441,9 +443,11 @@ def agreement_census(problem, X0, solvers: dict, *, time_limit: float | None = N
     solvers : dict
         Label -> (registry name, options, start label or None).
     time_limit : float or None
-        Seconds per solver (None: none); as :func:`classify_limit`.
-    sample, rng : int
-        Seconds per solver (None: none); as :func:`classify_limit`.
+        Seconds per solver (None: none).
+    sample : int
+        As for :func:`classify_limit`.
+    rng : int or numpy.random.Generator
+        As for :func:`classify_limit`.
     tol : float
         As :func:`limit_clusters`.
     critical : str

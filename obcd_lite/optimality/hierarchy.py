@@ -191,7 +191,7 @@ def classify(problem, X, *, alpha: float | None = None, Q: str | None = None, ks
     sample : int or None
         Test a uniform sample of ``sample`` blocks per k (large n).
     rng : int, numpy.random.Generator or None
-        Test a uniform sample of ``sample`` blocks per k (large n).
+        Draws the sample.
     zero_tol : float or None
         Which entries are zeros; they are set to 0 before every test. None (default): the
         package's rounding rule (``rounding.zero_mask``, |X_ij| <= 32 eps ||X[:, j]||); 0: exact zeros

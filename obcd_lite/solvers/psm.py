@@ -84,17 +84,16 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     mu0 : float or None
         First smoothing parameter (default 1 / L_f).
     shrink_every : int
-        mu <- shrink * mu every ``shrink_every`` iterations (ICML: 10, 1/2).
+        mu <- shrink * mu every ``shrink_every`` iterations (ICML: 10).
     shrink : float
-        mu <- shrink * mu every ``shrink_every`` iterations (ICML: 10, 1/2).
+        The factor (ICML: 1/2).
     theta : float or None
         Proximal constant of the X-step (default 1e-3 S, S = L_f the problem's scale; ICML: 1e-3).
     tol : float
         Stop when the mean of the last min(t, ``window``) relative F changes
         |F_t - F_{t+1}| / (S + |F_t|) is <= tol (ICML: 1e-5, 100, with 1 for S): PSM's stationarity measure.
     window : int
-        Stop when the mean of the last min(t, ``window``) relative F changes
-        |F_t - F_{t+1}| / (S + |F_t|) is <= tol (ICML: 1e-5, 100, with 1 for S): PSM's stationarity measure.
+        The number of relative F changes averaged (see ``tol``; ICML: 100).
     verbose : bool
         Print a table (iteration, F, stationarity) at every log point.
     progress : bool

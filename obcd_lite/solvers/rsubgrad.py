@@ -94,7 +94,7 @@ def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit
     F_target : float or None
         Stop when F < F_target + target_tol (the code's test against ManPG's F).
     target_tol : float
-        Stop when F < F_target + target_tol (the code's test against ManPG's F).
+        The margin of that test.
     tol : float or None
         Stop (reason "tol") when the stationarity measure, the norm of the Riemannian subgradient
         ||xi||_F / S at the current iterate (xi = the projection of grad f(X) + s, s the least-norm

@@ -188,11 +188,11 @@ def solver_limits(problem, r: int, solvers: dict, starts: int, rng=0) -> list[tu
     problem : Problem
         The problem min f(X) + h(X).
     r : int
-        The columns of X and the random starts.
+        The columns of X.
     solvers : dict
         {label: (registry name, options)}.
     starts : int
-        The columns of X and the random starts.
+        The random starts.
     rng : int or numpy.random.Generator
         Draws the starts.
 
@@ -245,19 +245,19 @@ def census(problem, r: int, solvers: dict, starts: int = 10, *, alpha: float = 1
     problem : Problem
         The problem min f(X) + h(X).
     r : int
-        The columns of X and the random starts.
+        The columns of X.
     solvers : dict
         {label: (registry name, options)}.
     starts : int
-        The columns of X and the random starts.
+        The random starts.
     alpha : float
-        The proximal parameter of eq. (11); entries at most zero_tol in absolute value are zeros.
+        The proximal parameter of eq. (11).
     rng : int or numpy.random.Generator
         Draws the starts.
     global_min : GlobalMinimum or None
         The global search's result; None: computed.
     zero_tol : float
-        The proximal parameter of eq. (11); entries at most zero_tol in absolute value are zeros.
+        Entries at most zero_tol in absolute value are zeros.
 
     Returns
     -------
@@ -291,17 +291,15 @@ def search_gaps(penalty: str, trials: int, *, n: int = 3, r: int = 2, lam: float
     penalty : str
         The penalty's name.
     trials : int
-        The shape of St(n, r), the random problems and OBCD's iterations.
-    n : int
-        The shape of St(n, r), the random problems and OBCD's iterations.
-    r : int
-        The shape of St(n, r), the random problems and OBCD's iterations.
+        The random problems.
+    n, r : int
+        The shape of St(n, r).
     lam : float
-        The penalty's weight and the proximal parameter of eq. (11).
+        The penalty's weight.
     max_iter : int
-        The shape of St(n, r), the random problems and OBCD's iterations.
+        OBCD's iterations.
     alpha : float
-        The penalty's weight and the proximal parameter of eq. (11).
+        The proximal parameter of eq. (11).
     rng : int or numpy.random.Generator
         Draws the problems and starts.
 
@@ -367,16 +365,14 @@ def bs2_not_global(penalties=("l1", "l0", "nonneg"), *, n: int = 4, r: int = 2, 
     ----------
     penalties : sequence of str
         The penalties' names.
-    n : int
-        The shape of St(n, r), the problems' seed and OBCD's random starts.
-    r : int
-        The shape of St(n, r), the problems' seed and OBCD's random starts.
+    n, r : int
+        The shape of St(n, r).
     lam : float
         The penalties' weight.
     seed : int
-        The shape of St(n, r), the problems' seed and OBCD's random starts.
+        The problems' seed.
     starts : int
-        The shape of St(n, r), the problems' seed and OBCD's random starts.
+        OBCD's random starts.
     alpha : float
         The proximal parameter of eq. (11).
 

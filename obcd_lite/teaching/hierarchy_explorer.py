@@ -59,16 +59,14 @@ def explore(n: int = 4, r: int = 1, penalty: str = "l1", lam: float = 0.1, k: in
 
     Parameters
     ----------
-    n : int
-        The shape of St(n, r) and OBCD's block size.
-    r : int
-        The shape of St(n, r) and OBCD's block size.
+    n, r : int
+        The shape of St(n, r).
     penalty : str
         The penalty's name.
     lam : float
         Its weight.
     k : int
-        The shape of St(n, r) and OBCD's block size.
+        OBCD's block size.
     alpha : float
         The proximal parameter of eq. (11).
     seed : int

@@ -146,9 +146,9 @@ def compute(t11: float, t12: float, t21: float, t22: float, mu: float, start_the
     mu : float
         The l1 weight, >= 0.
     start_theta : float
-        The start X0 = rot(theta) or ref(theta) of both methods.
+        theta of the start X0 = rot(theta) or ref(theta) of both methods.
     start_branch : str
-        The start X0 = rot(theta) or ref(theta) of both methods.
+        "rot" or "ref": the start's branch.
     alpha : float
         OBCD's proximal parameter (eq. (11)), > 0; also the alpha of the BS_2 test, which
         depends on it: K(V; X) = F(VX) + alpha/2 ||V - I||_F^2 for n = k = 2.

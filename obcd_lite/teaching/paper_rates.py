@@ -82,20 +82,20 @@ def rate_run(n: int = 5, r: int = 2, alpha: float = 0.5, iters: int = 120, seed:
     Parameters
     ----------
     n, r : int
-        The default problem, sparse PCA on randn data (h = 0), and its random start.
+        The shape of the default problem, sparse PCA on randn data (h = 0).
     alpha : float
-        OBCD's proximal parameter and the number of steps.
+        OBCD's proximal parameter.
     iters : int
-        OBCD's proximal parameter and the number of steps.
+        The number of steps.
     seed : int
-        The default problem, sparse PCA on randn data (h = 0), and its random start.
+        The seed of the default problem and its random start.
     tail : int
         Iterates before it are left out when fitting the KL constant (Proposition 4.9 holds near the
         limit only).
-    problem : Problem
-        Another h = 0 problem (any QuadraticProblem) and its start, instead of the default.
-    X0 : numpy.ndarray
-        Another h = 0 problem (any QuadraticProblem) and its start, instead of the default.
+    problem : Problem or None
+        Another h = 0 problem (any QuadraticProblem), instead of the default.
+    X0 : numpy.ndarray or None
+        Its start.
     reference : str
         The F_inf in s = F(X^t) - F_inf and phi_t = phi(s_t): "global" (min F over St(n, r): the
         r smallest eigenvalues for sparse PCA, else the certified global search) as Theorem 4.10(a)
