@@ -42,6 +42,13 @@ class QuadraticProblem(QuadraticStructure):
     const : float
         Added to f (e.g. ||T||_F^2 for a Procrustes distance).
 
+    Raises
+    ------
+    TypeError
+        If ``h`` is not a Penalty.
+    ValueError
+        If C or D is not symmetric, D and L disagree on r, or ``const`` is not finite.
+
     Notes
     -----
     * ``grad``: C X D + L; ``f``: 1/2 tr(X^T C X D) + <X, L> + const, computed as ``f_from_grad`` does,
@@ -251,6 +258,11 @@ def sparse_pca(C, h: Penalty | None = None, *, scale: float = 1.0) -> QuadraticP
     -------
     QuadraticProblem
         With C' = -2 scale C (and D = I).
+
+    Raises
+    ------
+    ValueError
+        If ``scale`` is not 1.0 or 0.5.
     """
     C = as_data(C, "C")
     check_symmetric(C, "C")

@@ -256,6 +256,13 @@ class Recorder:
         Print a row (iteration, F, stationarity) at every log point, under a header.
     progress : bool
         Show a tqdm progress bar of the iterations.
+
+    Raises
+    ------
+    ValueError
+        If ``log_every`` is not a positive integer.
+    TypeError
+        If ``callback`` is not callable, ``stationarity`` is not callable, ``DECREASE`` or None, or a flag is not True or False.
     """
 
     def __init__(self, solver: str, problem, *, max_iter: int, time_limit: float | None, log_every: int,

@@ -178,6 +178,11 @@ def fmt(x, digits: int = 4, *, style: str = "f", floor: float | None = ROUNDING_
     str
         The text.
 
+    Raises
+    ------
+    ValueError
+        If ``style`` is not "f", "e" or "g".
+
     Examples
     --------
     >>> fmt(7.9e-16), fmt(-0.0, sign=True), fmt(-3e-17, 4, floor=None), fmt(0.5, 2, style="e")

@@ -237,6 +237,11 @@ def nearest_rotation(M: np.ndarray) -> np.ndarray:
     -------
     numpy.ndarray
         (n, n), orthogonal with determinant +1.
+
+    Raises
+    ------
+    ValueError
+        If M is not square.
     """
     M = as_matrix(M, "M")
     if M.shape[0] != M.shape[1]:

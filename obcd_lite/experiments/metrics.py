@@ -55,6 +55,11 @@ def adjusted_explained_variance(X, *, A=None, C=None, cumulative: bool = False):
     -------
     float or numpy.ndarray
         sum_j R_jj^2 / tr(A^T A), in [0, 1] (an array of cumulative fractions with ``cumulative``).
+
+    Raises
+    ------
+    ValueError
+        If not exactly one of A and C is given.
     """
     if (A is None) == (C is None):
         raise ValueError("give exactly one of A (data) or C (Gram matrix)")

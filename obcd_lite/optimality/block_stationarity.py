@@ -118,6 +118,11 @@ def check_block_budget(n: int, ks, Q: str, sample: int | None, max_cost) -> int:
     -------
     int
         The total cost, when within the budget.
+
+    Raises
+    ------
+    BlockBudgetError
+        When testing ``ks`` would cost more than ``max_cost``.
     """
     max_cost = check_count(max_cost, "max_cost")  # in units of one k = 2 block
     sample = check_count(sample, "sample", allow_none=True)
@@ -267,6 +272,8 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
     ------
     BlockBudgetError
         Before any work, when the blocks would cost more than ``max_cost``.
+    RuntimeError
+        If the O(3) search for a block does not certify within its budget.
     """
     X, k, alpha = _check_block_args(problem, X, k, alpha, Q)
     tol = check_nonnegative(tol, "tol")
@@ -421,6 +428,11 @@ def riemannian_gradient_norm(problem, X) -> float:
     -------
     float
         The norm.
+
+    Raises
+    ------
+    ValueError
+        If h is not ``Zero()``.
     """
     X = as_matrix(X, "X")
     check_problem(problem, X, "X", "riemannian_gradient_norm")

@@ -252,6 +252,11 @@ def build_model(problem, r: int, model: str):
         The model.
     X : list of list
         The variables x_ij, X[i][j].
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not "eigen" or "direct".
     """
     from pyscipopt import Model
     n, C, h = problem.n, problem.C, problem.h

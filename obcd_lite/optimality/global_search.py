@@ -378,6 +378,8 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
     ValueError or TypeError
         Naming the value: a bad ``r``, ``backend``, ``tol``, ``time_limit``, or a budget (``max_boxes``,
         ``max_nodes``, ``chunk``, ``starts``) that is not a positive integer.
+    UnsupportedProblemError
+        For a non-quadratic f without a Lipschitz bound of grad f (``lipschitz_is_bound``).
     """
     if not is_quadratic(problem) and not problem.lipschitz_is_bound:
         raise UnsupportedProblemError(f"global_minimum needs a Lipschitz bound of grad f for a non-quadratic f "

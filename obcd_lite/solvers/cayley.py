@@ -58,6 +58,11 @@ def cayley_matrix(W: np.ndarray, tau: float) -> np.ndarray:
     -------
     numpy.ndarray
         (n, n) orthogonal with det = +1.
+
+    Raises
+    ------
+    ValueError
+        If W is not square.
     """
     W = as_matrix(W, "W")
     if W.shape[0] != W.shape[1]:
@@ -176,6 +181,13 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
     Result
         ``solver = "cayley"``; history adds ``tau, grad_norm, det_Q`` (NaN where not recorded);
         ``stationarity`` = ||W X||_F / S at the returned X (stop reason "tol" when it is <= tol).
+
+    Raises
+    ------
+    UnsupportedProblemError
+        For a penalty h the Cayley curve cannot handle (the message says why).
+    ValueError
+        If ``shrink`` is not in (0, 1).
     """
     X = as_matrix(X0, "X0").copy()
     check_problem(problem, X, "X0", "cayley")

@@ -226,6 +226,11 @@ def check_start(problem, X0, solver: str) -> np.ndarray:
     -------
     numpy.ndarray
         The copy.
+
+    Raises
+    ------
+    ValueError
+        If n or r is 0, the problem's shape is not known, or X0's shape does not match it.
     """
     X = as_matrix(X0, "X0").copy()
     if X.shape[0] == 0 or X.shape[1] == 0:

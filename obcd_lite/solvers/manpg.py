@@ -163,6 +163,13 @@ def manpg_subproblem(X: np.ndarray, G: np.ndarray, t: float, h: Penalty, *, Lam0
     -------
     TangentProxStep
         The step D, its multiplier Lam, the Newton steps taken and the residual.
+
+    Raises
+    ------
+    TypeError
+        If ``h`` is not a Penalty.
+    ValueError
+        If ``Lam0`` is not symmetric or ``max_inner`` is not a non-negative integer.
     """
     X = as_matrix(X, "X")
     check_stiefel(X, "X")
@@ -320,6 +327,11 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
         gave up), ``backtracks``, ``inner_iterations``, ``inner_not_converged``. ``stationarity``: the
         proximal-gradient residual ||D||_F / (t S) of the last subproblem (at the returned X when
         ``stop_reason == "tol"``, then < tol; at the iterate before the last step otherwise).
+
+    Raises
+    ------
+    ValueError
+        If n or r is 0, ``inner_iter`` is not a non-negative integer or ``F_target`` is not finite.
     """
     name = "manpg_ada" if adaptive else "manpg"
     X = as_matrix(X0, "X0").copy()
@@ -448,6 +460,11 @@ def manpg_ada(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limi
     -------
     Result
         ``solver = "manpg_ada"``.
+
+    Raises
+    ------
+    TypeError
+        If ``adaptive`` is passed (manpg_ada is ``manpg(adaptive=True)``).
     """
     if "adaptive" in options:
         raise TypeError("manpg_ada is manpg(adaptive=True); do not pass adaptive")

@@ -158,6 +158,11 @@ def run_steps_for(kind: int):
     -------
     numba.core.registry.CPUDispatcher
         ``run_steps`` compiled for that family only; call it only with penalties of that family.
+
+    Raises
+    ------
+    ValueError
+        If ``kind`` is not a built-in penalty kind.
     """
     if kind not in (ZERO_KIND, L1_KIND, L0_KIND, CAPPED_KIND, NONNEG_KIND):
         raise ValueError(f"kind must be one of the built-in penalty kinds (penalties.*_KIND), got {kind!r}")

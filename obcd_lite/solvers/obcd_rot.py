@@ -71,6 +71,11 @@ def obcd_rot(problem, X0, *, max_iter: int | None = None, time_limit: float | No
     -------
     Result
         ``obcd``'s result with ``solver = "obcd_rot"``.
+
+    Raises
+    ------
+    ValueError
+        If ``branches`` other than "rot" or ``k`` other than 2 is passed.
     """
     if "branches" in options:
         raise ValueError(f"obcd_rot fixes branches = 'rot'; got branches = {options['branches']!r} "

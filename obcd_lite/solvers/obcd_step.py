@@ -182,6 +182,13 @@ def obcd_step(problem, X0, *, max_iter: int | None = None, time_limit: float | N
     -------
     Result
         ``solver = "obcd_step"``; history adds ``t``; ``stationarity`` the measure above at the returned X.
+
+    Raises
+    ------
+    UnsupportedProblemError
+        For h other than ``Zero()`` or a non-quadratic f.
+    ValueError
+        If n < 2, ``k`` is not an integer in 2..n, or ``working_set`` is not "random" or "cyclic".
     """
     X = np.array(as_matrix(X0, "X0"), order="C")
     check_problem(problem, X, "X0", "obcd_step")

@@ -105,6 +105,11 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
         ``solver = "psm"``; ``X`` is the iterate on St(n, r), ``F = problem.F(X)``; ``info`` as in
         :func:`~obcd_lite.solvers.infeasible.infeasible_info` with raw = Y, plus the final ``mu``;
         ``stationarity`` = that mean relative change at the returned X.
+
+    Raises
+    ------
+    ValueError
+        If the default mu0 = 1 / L_f is needed but L_f = 0, ``shrink`` is not in (0, 1], or an integer option is not positive.
     """
     check_prox_penalty(problem, "psm")
     as_rng(rng)  # drawn from by no one here, but a bad rng is still an error

@@ -238,6 +238,15 @@ def rcd(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
     Result
         ``solver = "rcd"``; F recomputed at the returned X; ``info["sweeps"]`` sweeps started;
         ``stationarity`` the measure above at the returned X.
+
+    Raises
+    ------
+    UnsupportedProblemError
+        For h other than ``Zero()``.
+    ValueError
+        If n < 2, ``stepsize``, ``update_type`` or ``numupdates`` is not valid, or a QuadraticProblem is needed (``stepsize="lipschitz"``, ``linearization=False``) and not given.
+    TypeError
+        If ``linearization`` is not True or False.
     """
     X = np.array(as_matrix(X0, "X0"), order="C")
     check_problem(problem, X, "X0", "rcd")

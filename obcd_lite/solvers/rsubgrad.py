@@ -111,6 +111,13 @@ def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit
         ``solver = "rsubgrad"``; ``X`` is the best iterate, ``F`` = F(X). History: ``F`` of the
         current iterate, ``F_best``, ``eta``. ``info``: ``X_last``, ``F_last``, ``best_iteration``;
         ``stationarity`` the measure above at the returned X.
+
+    Raises
+    ------
+    UnsupportedProblemError
+        For a problem it does not handle (the message says why).
+    ValueError
+        If ``F_target`` is not finite.
     """
     X = as_matrix(X0, "X0").copy()
     check_problem(problem, X, "X0", "rsubgrad")

@@ -93,6 +93,13 @@ def soc(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
         ``solver = "soc"``; ``X`` is P (on St(n, r)), ``F = problem.F(P)``; ``info`` as in
         :func:`~obcd_lite.solvers.infeasible.infeasible_info` with raw = Q, plus ``X_split``
         (the unconstrained copy X), ``rho``, ``lam`` and ``residual``; ``stationarity`` = that residual.
+
+    Raises
+    ------
+    UnsupportedProblemError
+        For a problem that is not a QuadraticProblem.
+    ValueError
+        If the default rho = lam = L_f is 0 for the problem.
     """
     check_prox_penalty(problem, "soc")
     as_rng(rng)  # drawn from by no one here, but a bad rng is still an error

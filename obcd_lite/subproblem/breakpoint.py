@@ -461,6 +461,11 @@ def solve_2x2_full(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray, h: Penalty | No
     TwoByTwoSolution
         ``V``, ``VZ`` (with the zeros created by a breakpoint exactly 0.0), ``value``,
         ``branch`` and ``theta`` (V = rot(theta) or ref(theta)).
+
+    Raises
+    ------
+    ValueError
+        If ``branches`` is not "both", "rot" or "ref".
     """
     Qt, P, Z, h = _checked(Qt, P, Z, h)
     if branches not in ("both", *BRANCHES):

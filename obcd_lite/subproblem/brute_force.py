@@ -139,6 +139,13 @@ def brute_force_2x2(Qt, P, Z, h: Penalty | None = None, grid: int = 20_001, refi
     -------
     BruteForceResult
         ``value``, ``branch`` and ``theta`` of the best point found.
+
+    Raises
+    ------
+    TypeError
+        If ``h`` is not a Penalty or None.
+    ValueError
+        If ``branches`` is not a non-empty tuple of ``BRANCHES``.
     """
     h = Zero() if h is None else h
     if not isinstance(h, Penalty):

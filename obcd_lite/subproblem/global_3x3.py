@@ -156,6 +156,11 @@ def solve_3x3(Qt, P, *, tol: float = 1e-12, max_boxes: int = 400_000) -> ThreeBy
     -------
     ThreeByThreeSolution
         The minimizer found, its value, the certified lower bound and whether the gap is within ``tol``.
+
+    Raises
+    ------
+    ValueError
+        If Qt is not symmetric.
     """
     Qt = as_matrix(Qt, "Qt", (9, 9))
     P = as_matrix(P, "P", (3, 3))

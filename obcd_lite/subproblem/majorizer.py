@@ -202,6 +202,11 @@ def solve_kxk(P: np.ndarray) -> np.ndarray:
     -------
     numpy.ndarray
         (k, k) orthogonal.
+
+    Raises
+    ------
+    ValueError
+        If P is not square.
     """
     P = as_matrix(P, "P")
     if P.shape[0] != P.shape[1]:

@@ -212,6 +212,11 @@ def rotation_orbit(k: int) -> dict:
     -------
     dict
         ``{"k", "thetas", "matrices", "closes"}``, where ``closes`` says that rot(2 pi / k)^k = I (to 1e-12).
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not a positive integer.
     """
     if int(k) != k or k < 1:
         raise ValueError(f"k must be a positive integer, got k = {k!r}")

@@ -127,6 +127,8 @@ def branch_coefficients_symbolic(branch: str, r: int = 1) -> dict:
     ------
     ValueError
         If ``branch`` is neither "rot" nor "ref", or r is not an integer in 1..9.
+    AssertionError
+        If the expanded objective has terms outside the form of eq. (1-D) (a bug, not a bad input).
     """
     P, Qt, Z = subproblem_symbols(r)
     V = orthogonal_2x2(branch)

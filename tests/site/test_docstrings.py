@@ -241,3 +241,81 @@ def test_restated_lines_catches_a_copy():
     text = inspect.getdoc(Problem.grad)
     assert _restated_lines(text, text)  # a copy is caught ...
     assert not _restated_lines("The smooth part f(X) of a made-up problem, computed another way.", text)  # ... prose is not
+
+
+# --- Raises --------------------------------------------------------------------------------------------------
+#
+# numpydoc does not check Raises. Enforced here: a public function or method (a class: its __init__) whose own
+# body raises a named exception (``raise ValueError(...)``, not in a nested function, not a bare re-raise)
+# lists that exception under Raises (its own docstring or the one it inherits). Errors raised by the
+# functions it calls are not required (they are documented where they are raised). RAISES_TODO holds the
+# objects that did not comply when the check came (issue 37); it may only shrink: the test fails for an
+# object not in it, and for one in it that complies now (take it out).
+
+RAISES_TODO = {
+    # smooth.py and solvers/obcd.py were being edited elsewhere when the check came (issue 37): their
+    # Raises wait for that work to land
+    "obcd_lite.smooth.SmoothProblem", "obcd_lite.smooth.SmoothProblem.lipschitz", "obcd_lite.solvers.obcd.obcd",
+}
+
+
+def _direct_raises(function) -> set[str]:
+    """Names of the exceptions ``function``'s own body raises by name (nested functions and classes not read)."""
+    import ast
+    import textwrap
+
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function))).body[0]
+    except (OSError, TypeError, IndentationError, SyntaxError):
+        return set()
+    names = set()
+
+    def visit(node):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            if isinstance(child, ast.Raise) and child.exc is not None:
+                exc = child.exc.func if isinstance(child.exc, ast.Call) else child.exc
+                if isinstance(exc, ast.Name) and exc.id[:1].isupper():
+                    names.add(exc.id)
+                elif isinstance(exc, ast.Attribute):
+                    names.add(exc.attr)
+            visit(child)
+
+    visit(tree)
+    return names
+
+
+def _undocumented_raises(obj) -> set[str]:
+    from numpydoc.validate import get_doc_object
+
+    function = obj.__init__ if inspect.isclass(obj) and "__init__" in vars(obj) else obj
+    if inspect.isclass(function) or not getattr(function, "__module__", "").startswith("obcd_lite"):
+        return set()  # no __init__ of its own, or one the class takes from typing (a Protocol's)
+    raised = _direct_raises(inspect.unwrap(function))
+    if not raised:
+        return set()
+    entries = get_doc_object(obj)["Raises"]
+    documented = {word.strip().split(".")[-1] for entry in entries
+                  for word in (entry.type or entry.name).replace(" or ", ",").split(",")}
+    return raised - documented
+
+
+def test_public_raises_are_documented():
+    undocumented = {name: sorted(missing) for name, obj in _all_public_objects()
+                    if (missing := _undocumented_raises(obj))}
+    new = {name: missing for name, missing in undocumented.items() if name not in RAISES_TODO}
+    assert new == {}, "\n".join(f"{name}: raises {', '.join(m)} without a Raises entry" for name, m in sorted(new.items()))
+    done = RAISES_TODO - set(undocumented)
+    assert done == set(), f"these document their Raises now, take them out of RAISES_TODO: {sorted(done)}"
+
+
+def test_direct_raises_reads_the_body():
+    def raises_two(x):
+        def nested():
+            raise KeyError("not this one")
+        if x:
+            raise ValueError(f"x = {x}")
+        raise TypeError
+
+    assert _direct_raises(raises_two) == {"ValueError", "TypeError"}
