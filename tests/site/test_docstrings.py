@@ -174,6 +174,48 @@ def test_public_api_has_numpydoc_sections():
     assert failing == {}, "\n".join(f"{name}: {'; '.join(p)}" for name, p in sorted(failing.items()))
 
 
+
+def _prose_style(X, rng=None):
+    """A function documented in the old one-line prose style.
+
+    Parameters
+    ----------
+    X : (n, r) point on St(n, r).
+    rng : int seed or Generator for the draws
+
+    Returns
+    -------
+    float, the value.
+    """
+    return 0.0
+
+
+def _typed_style(X, rng=None):
+    """The same function in the house style.
+
+    Parameters
+    ----------
+    X : numpy.ndarray, shape (n, r)
+        A point on St(n, r).
+    rng : int, numpy.random.Generator or None
+        Draws the random numbers.
+
+    Returns
+    -------
+    float
+        The value.
+    """
+    return 0.0
+
+
+def test_the_linter_tells_the_two_styles_apart():
+    failures = " ".join(_numpydoc_failures(_prose_style))
+    assert "PR05" in failures and "PR07" in failures and "RT03" in failures and "TYPE" in failures
+    assert _numpydoc_failures(_typed_style) == []
+    assert _is_type("numpy.ndarray, shape (n, r) or None") and _is_type("{1.0, 0.5}") and _is_type("tuple of (int, float)")
+    assert not _is_type("a QuadraticProblem (exact Q, compiled engine), or") and not _is_type("int seed or Generator")
+
+
 # --- the protocol's text is written once --------------------------------------------------------------------
 #
 # A class that implements the problem protocol (obcd_lite.protocol) subclasses it, so that each member it
