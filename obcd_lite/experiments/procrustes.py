@@ -237,7 +237,7 @@ def to_target(result, F_star: float, flops_per_update: int, rtol: float = PROCRU
     Returns
     -------
     dict
-        Updates, seconds, flops (NaN when never reached) and final_gap (the last relative gap).
+        ``updates``, ``seconds``, ``flops`` (NaN when never reached) and ``final_gap`` (the last relative gap).
     """
     h = result.history
     gap = np.abs(np.asarray(h["F"]) - F_star) / abs(F_star)

@@ -142,7 +142,7 @@ def classify_limit(problem, X, *, sample: int = BS2_SAMPLE, rng=0, critical: str
     Returns
     -------
     dict
-        Residual, critical, bs2_gap, bs2.
+        ``residual``, ``critical``, ``bs2_gap``, ``bs2``.
     """
     measure = criticality_measure(problem, X, critical)
     report = block_report(problem, X, 2, sample=sample, rng=rng, tol=BS2_RTOL)
