@@ -161,10 +161,8 @@ class QuadraticProblem(QuadraticStructure):
 
         Parameters
         ----------
-        X : numpy.ndarray
-            (n, r), the point.
-        G : numpy.ndarray
-            (n, r), grad f(X).
+        X, G : numpy.ndarray, shape (n, r)
+            The point and grad f(X).
         B : sequence of int
             The two row indices.
         alpha : float
