@@ -137,10 +137,14 @@ def step_2x2(C, D, G, b0, b1, dZ, W):
 
     Parameters
     ----------
-    C, D, b0, b1
+    C : ndarray, shape (n, n)
+        As for :func:`block_2x2`.
+    D : ndarray, shape (r, r) or (0, 0)
         As for :func:`block_2x2`.
     G : ndarray, shape (n, r)
         grad f(X), updated in place to grad f(X + U_B dZ).
+    b0, b1 : int
+        As for :func:`block_2x2`.
     dZ : ndarray, shape (2, r)
         The move of the rows B.
     W : ndarray, shape (2, r)

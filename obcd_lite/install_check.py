@@ -55,7 +55,8 @@ def find_pyproject(start: Path | str | None = None) -> Path:
 
     Parameters
     ----------
-    start : path-like or None
+    start : Path or str or None
+        Path-like or None
         The folder to start from.
 
     Returns
@@ -81,7 +82,8 @@ def checkout_pyproject(start: Path | str | None = None) -> Path | None:
 
     Parameters
     ----------
-    start : as in :func:`find_pyproject`.
+    start : Path or str or None
+        As in :func:`find_pyproject`.
 
     Returns
     -------
@@ -128,7 +130,8 @@ def read_requirements(pyproject_path: Path | str | None, extra: str | None = Non
 
     Parameters
     ----------
-    pyproject_path : path-like or None
+    pyproject_path : Path or str or None
+        Path-like or None
         The pyproject.toml to read; None: the installed package's metadata.
     extra : str or None
         The optional dependency group; None: the dependencies.
@@ -222,7 +225,10 @@ def requirement_report(pyproject_path: Path | str | None, extra: str | None = No
 
     Parameters
     ----------
-    pyproject_path, extra : as in :func:`read_requirements`.
+    pyproject_path : Path or str or None
+        As in :func:`read_requirements`.
+    extra : str or None
+        As in :func:`read_requirements`.
     do_import : bool
         Whether to import each module too.
 

@@ -19,19 +19,48 @@ import numpy as np
 
 from .block_arithmetic import block_2x2, norm_sym_2x2, step_2x2
 from .penalties import NonNeg, Penalty, Zero
+from .protocol import QuadraticStructure
 from .validation import as_data, as_rng, check_count, check_symmetric
 
 
-class QuadraticProblem:
+class QuadraticProblem(QuadraticStructure):
     """F(X) = 1/2 tr(X^T C X D) + <X, L> + const + h(X) on St(n, r).
+
+    The members of the protocol (:class:`~obcd_lite.protocol.QuadraticStructure`) keep its docstrings;
+    how this class computes them is under Notes.
 
     Parameters
     ----------
-    C : (n, n) symmetric array.
-    D : (r, r) symmetric array or None (identity; r is then free).
-    L : (n, r) array or None (no linear term).
-    h : Penalty, default ``Zero()``.
-    const : float added to f (e.g. ||T||_F^2 for a Procrustes distance).
+    C : numpy.ndarray, shape (n, n)
+        Symmetric.
+    D : numpy.ndarray, shape (r, r) or None
+        Symmetric; None: the identity (r is then free).
+    L : numpy.ndarray, shape (n, r) or None
+        The linear term; None: none.
+    h : Penalty or None
+        The penalty; None: ``Zero()``.
+    const : float
+        Added to f (e.g. ||T||_F^2 for a Procrustes distance).
+
+    Raises
+    ------
+    TypeError
+        If ``h`` is not a Penalty.
+    ValueError
+        If C or D is not symmetric, D and L disagree on r, or ``const`` is not finite.
+
+    Notes
+    -----
+    * ``grad``: C X D + L; ``f``: 1/2 tr(X^T C X D) + <X, L> + const, computed as ``f_from_grad`` does,
+      in O(nr) from G = grad(X): f = 1/2 <X, G + L> + const.
+    * ``exact_Q``: eq. (9), (Z D Z^T) (x) C_BB (k^2 x k^2); ``scalar_Q``: eq. (10) via Lemma C.2(a),
+      varsigma = ||Z D Z^T||_2 ||C_BB||_2 >= ||Q of eq. (9)||_2.
+    * ``apply_step``: G += C(:, B) dZ D in O(nrk) (Appendix C.3 (i)); the change of f is exact,
+      <dZ, G_B> + 1/2 tr(dZ^T C_BB dZ D).
+    * ``lipschitz``: L = ||C||_2 ||D||_2 (||C||_2 when D = I), the Lipschitz constant of grad f (for
+      ``sparse_pca`` 2 lambda_max(C), the ManPG reference code's ``2*abs(eigs(B,1))``): a proven bound.
+    * ``check_point``: X's shape against C, D and L, and h(X) < inf (F(X) is finite exactly then).
+    * ``compiled_arrays``: the private C-ordered copies made at construction.
     """
 
     #: :meth:`lipschitz` is a proven bound (``obcd_lite.protocol.Problem``).
@@ -63,69 +92,19 @@ class QuadraticProblem:
 
     # --- the smooth part -------------------------------------------------
     def grad(self, X: np.ndarray) -> np.ndarray:
-        """Euclidean gradient C X D + L.
-
-        Parameters
-        ----------
-        X : numpy.ndarray
-            (n, r), the point.
-
-        Returns
-        -------
-        numpy.ndarray
-            (n, r), grad f(X).
-        """
         G = self.C @ X if self.D is None else self.C @ X @ self.D
         return G if self.L is None else G + self.L
 
     def f(self, X: np.ndarray) -> float:
-        """The smooth part f(X) = 1/2 tr(X^T C X D) + <X, L> + const.
-
-        Parameters
-        ----------
-        X : numpy.ndarray
-            (n, r), the point.
-
-        Returns
-        -------
-        float
-            f(X).
-        """
         return self.f_from_grad(X, self.grad(X))
 
     def f_from_grad(self, X: np.ndarray, G: np.ndarray) -> float:
-        """f(X) in O(nr) from G = grad(X): f = 1/2 <X, G + L> + const.
-
-        Parameters
-        ----------
-        X : numpy.ndarray
-            (n, r), the point.
-        G : numpy.ndarray
-            (n, r), grad f(X).
-
-        Returns
-        -------
-        float
-            f(X).
-        """
         val = 0.5 * float(np.vdot(X, G))
         if self.L is not None:
             val += 0.5 * float(np.vdot(X, self.L))
         return val + self.const
 
     def F(self, X: np.ndarray) -> float:
-        """The objective F = f + h.
-
-        Parameters
-        ----------
-        X : numpy.ndarray
-            (n, r), the point.
-
-        Returns
-        -------
-        float
-            F(X) = f(X) + h(X).
-        """
         return self.f(X) + self.h(X)
 
     # --- what OBCD needs per block ----------------------------------------
@@ -164,39 +143,11 @@ class QuadraticProblem:
         return self.C[np.ix_(B, B)]
 
     def exact_Q(self, B, Z: np.ndarray) -> np.ndarray:
-        """Eq. (9): (Z D Z^T) (x) C_BB, the exact curvature of f along the block (k^2 x k^2).
-
-        Parameters
-        ----------
-        B : sequence of int
-            The k row indices of the block.
-        Z : numpy.ndarray
-            (k, r), X(B, :).
-
-        Returns
-        -------
-        numpy.ndarray
-            (k^2, k^2), Q of eq. (9).
-        """
         G, CB = self.gram(Z), self.block(B)
         k = len(G)
         return (G[:, None, :, None] * CB[None, :, None, :]).reshape(k * k, k * k)
 
     def scalar_Q(self, B, Z: np.ndarray) -> float:
-        """Eq. (10) via Lemma C.2(a): varsigma = ||Z D Z^T||_2 ||C_BB||_2 >= ||Q_exact||_2.
-
-        Parameters
-        ----------
-        B : sequence of int
-            The k row indices of the block.
-        Z : numpy.ndarray
-            (k, r), X(B, :).
-
-        Returns
-        -------
-        float
-            varsigma.
-        """
         if len(B) == 2:  # the OBCD hot path: closed forms, no 2 x 2 arrays built
             i, j = B
             C = self.C
@@ -210,10 +161,8 @@ class QuadraticProblem:
 
         Parameters
         ----------
-        X : numpy.ndarray
-            (n, r), the point.
-        G : numpy.ndarray
-            (n, r), grad f(X).
+        X, G : numpy.ndarray, shape (n, r)
+            The point and grad f(X).
         B : sequence of int
             The two row indices.
         alpha : float
@@ -234,23 +183,6 @@ class QuadraticProblem:
         return Qt, P, Z
 
     def apply_step(self, G: np.ndarray, B, dZ: np.ndarray) -> float:
-        """Move X by U_B dZ: update G = grad f(X) in place in O(nrk) (Appendix C.3 (i)) and
-        return the exact change of f, <dZ, G_B> + 1/2 tr(dZ^T C_BB dZ D).
-
-        Parameters
-        ----------
-        G : numpy.ndarray
-            (n, r), grad f(X), updated in place to grad f(X + U_B dZ).
-        B : sequence of int
-            The k row indices of the block.
-        dZ : numpy.ndarray
-            (k, r), the change of X(B, :).
-
-        Returns
-        -------
-        float
-            f(X + U_B dZ) - f(X).
-        """
         if len(B) == 2 and G.flags.c_contiguous and G.dtype == np.float64:
             # the compiled engine's arithmetic (``block_arithmetic.step_2x2``), bit for bit
             return step_2x2(self._C, self._D, G, int(B[0]), int(B[1]), _c_order(dZ), np.empty((2, G.shape[1])))
@@ -264,37 +196,13 @@ class QuadraticProblem:
         return change
 
     def compiled_arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """(C, D) as C-ordered float64 arrays for the compiled kernels; D = I is a (0, 0) array.
-
-        Returns
-        -------
-        tuple of numpy.ndarray
-            ``(C, D)``.
-        """
         return self._C, self._D
 
     def lipschitz(self) -> float:
-        """L = ||C||_2 ||D||_2, the Lipschitz constant of grad f = C X D + L_lin (for ``sparse_pca``
-        2 lambda_max(C), the ManPG reference code's ``2*abs(eigs(B,1))``).
-
-        Returns
-        -------
-        float
-            ||C||_2 ||D||_2 (||C||_2 when D = I).
-        """
         L = _spectral_norm_large(self.C)
         return L if self.D is None else L * _spectral_norm_large(self.D)
 
     def check_point(self, X: np.ndarray, name: str = "X0") -> None:
-        """Raise ValueError naming ``name`` if X has the wrong shape or h(X) = inf (infeasible for h).
-
-        Parameters
-        ----------
-        X : numpy.ndarray
-            The point to check.
-        name : str
-            Its name in the error message.
-        """
         if X.shape[0] != self.n:
             raise ValueError(f"{name} has {X.shape[0]} rows but C is {self.n} x {self.n}")
         if self.r is not None and X.shape[1] != self.r:
@@ -334,9 +242,12 @@ def sparse_pca(C, h: Penalty | None = None, *, scale: float = 1.0) -> QuadraticP
 
     Parameters
     ----------
-    C : (n, n) symmetric covariance.
-    h : the penalty (``L0(lam)``, ``L1(lam)``, ...), default none.
-    scale : 1.0 (default) is Section 1.1's -tr(X^T C X), also the ManPG, SOC and RSubGrad codes';
+    C : numpy.ndarray, shape (n, n)
+        Symmetric covariance.
+    h : Penalty or None
+        The penalty (``L0(lam)``, ``L1(lam)``, ...), default none.
+    scale : float
+        1.0 (default) is Section 1.1's -tr(X^T C X), also the ManPG, SOC and RSubGrad codes';
         0.5 is -1/2 tr(X^T C X), the arXiv v3 text, Appendix E.1 and the RADMM code. The paper's
         tables mix them (l0 fits 1.0, l1 fits 0.5: ``experiments.paper_tables.matching_scale``
         recomputes a table entry); ``experiments.paper_tables.convert_lam`` moves lam between them.
@@ -345,6 +256,11 @@ def sparse_pca(C, h: Penalty | None = None, *, scale: float = 1.0) -> QuadraticP
     -------
     QuadraticProblem
         With C' = -2 scale C (and D = I).
+
+    Raises
+    ------
+    ValueError
+        If ``scale`` is not 1.0 or 0.5.
     """
     C = as_data(C, "C")
     check_symmetric(C, "C")

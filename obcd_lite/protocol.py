@@ -128,6 +128,11 @@ class Problem(Protocol):
             The point to check.
         name : str
             Its name in the error message.
+
+        Raises
+        ------
+        ValueError
+            Naming ``name``, if X has the wrong shape or F(X) is not finite.
         """
 
 

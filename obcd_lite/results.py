@@ -118,16 +118,25 @@ class Result:
 
     Attributes
     ----------
-    X : (n, r) array, the returned point.
-    F : F(X) = f(X) + h(X) recomputed at X (for an infeasible method, see its docstring for which
+    X : numpy.ndarray, shape (n, r)
+        The returned point.
+    F : float
+        F(X) = f(X) + h(X) recomputed at X (for an infeasible method, see its docstring for which
         point on St(n, r) it returns).
-    iterations : iterations done.
-    seconds : wall-clock time of the iterations (logging excluded).
-    stop_reason : "max_iter", "time_limit", "callback", "tol" or a solver-specific reason.
-    solver : the solver's name in :data:`obcd_lite.solvers.SOLVERS`.
-    history : dict of equal-length arrays with at least ``iteration, seconds, F, feasibility, nnz``.
-    info : solver-specific extras (e.g. the infeasible iterate of a splitting method).
-    stationarity : the solver's stationarity measure at the returned X, relative to the problem's scale
+    iterations : int
+        Iterations done.
+    seconds : float
+        Wall-clock time of the iterations (logging excluded).
+    stop_reason : str
+        "max_iter", "time_limit", "callback", "tol" or a solver-specific reason.
+    solver : str
+        The solver's name in :data:`obcd_lite.solvers.SOLVERS`.
+    history : dict
+        Dict of equal-length arrays with at least ``iteration, seconds, F, feasibility, nnz``.
+    info : dict
+        Solver-specific extras (e.g. the infeasible iterate of a splitting method).
+    stationarity : float
+        The solver's stationarity measure at the returned X, relative to the problem's scale
         (each solver's docstring says which); NaN where none was computed. ``stop_reason == "tol"``
         means it is <= the ``tol`` given.
     """
@@ -223,18 +232,37 @@ class Recorder:
 
     Parameters
     ----------
-    solver : the solver's registry name (stored in the Result).
-    problem : the problem (``problem.F`` scores the returned point).
-    max_iter, time_limit : the budget (validated with :func:`check_budget`).
-    log_every : write a history row every this many iterations (>= 1).
-    callback : called with a :class:`Step` after every iteration; returning True stops the run.
-    columns : solver-specific history columns, filled through ``log(..., **extra)``.
-    tol : stop with reason "tol" when the stationarity computed at a log point is <= tol (None: never).
+    solver : str
+        The solver's registry name (stored in the Result).
+    problem : Problem
+        The problem (``problem.F`` scores the returned point).
+    max_iter : int
+        The budget in iterations (validated with :func:`check_budget`).
+    time_limit : float or None
+        The budget in seconds, None for none (validated with :func:`check_budget`).
+    log_every : int
+        Write a history row every this many iterations (>= 1).
+    callback : callable or None
+        Called with a :class:`Step` after every iteration; returning True stops the run.
+    columns : sequence of str
+        Solver-specific history columns, filled through ``log(..., **extra)``.
+    tol : float or None
+        Stop with reason "tol" when the stationarity computed at a log point is <= tol (None: never).
         A solver with its own tolerance test passes None here and its value to ``after_step``.
-    stationarity : the rule the Recorder evaluates at every log point: a callable ``X -> float``,
+    stationarity : callable or None
+        The rule the Recorder evaluates at every log point: a callable ``X -> float``,
         :data:`DECREASE`, or None (the solver passes the values itself, or has none).
-    verbose : print a row (iteration, F, stationarity) at every log point, under a header.
-    progress : show a tqdm progress bar of the iterations.
+    verbose : bool
+        Print a row (iteration, F, stationarity) at every log point, under a header.
+    progress : bool
+        Show a tqdm progress bar of the iterations.
+
+    Raises
+    ------
+    ValueError
+        If ``log_every`` is not a positive integer.
+    TypeError
+        If ``callback`` is not callable, ``stationarity`` is not callable, ``DECREASE`` or None, or a flag is not True or False.
     """
 
     def __init__(self, solver: str, problem, *, max_iter: int, time_limit: float | None, log_every: int,

@@ -36,8 +36,10 @@ def zero_mask(X, zero_tol: float | None = None) -> np.ndarray:
 
     Parameters
     ----------
-    X : (n, r) array (a point on St(n, r), or any matrix).
-    zero_tol : None (default): the package's rounding rule, |X_ij| <= ZERO_ULPS eps ||X[:, j]||;
+    X : numpy.ndarray, shape (n, r)
+        (a point on St(n, r), or any matrix).
+    zero_tol : float or None
+        None (default): the package's rounding rule, |X_ij| <= ZERO_ULPS eps ||X[:, j]||;
         0: exact zeros only; a positive number: |X_ij| <= zero_tol.
 
     Returns
@@ -158,18 +160,28 @@ def fmt(x, digits: int = 4, *, style: str = "f", floor: float | None = ROUNDING_
 
     Parameters
     ----------
-    x : a real number (None, nan and +-inf print as such).
-    digits : digits after the point (style "f"), significant digits - 1 (style "e"), or significant
+    x : float or None
+        A real number (None, nan and +-inf print as such).
+    digits : int
+        digits after the point (style "f"), significant digits - 1 (style "e"), or significant
         digits (style "g", for table cells of mixed sizes).
-    style : "f" (fixed point), "e" (scientific) or "g" (general).
-    floor : |x| below floor prints as ``< floor`` (e.g. ``< 1e-12``): its digits are rounding.
+    style : str
+        "f" (fixed point), "e" (scientific) or "g" (general).
+    floor : float or None
+        |x| below floor prints as ``< floor`` (e.g. ``< 1e-12``): its digits are rounding.
         None prints every value (for quantities whose size is not rounding, e.g. an exact zero count).
-    sign : print a + on nonnegative values (never on a zero: ``+0.0000`` for -0.0 or -1e-17 too).
+    sign : bool
+        Print a + on nonnegative values (never on a zero: ``+0.0000`` for -0.0 or -1e-17 too).
 
     Returns
     -------
     str
         The text.
+
+    Raises
+    ------
+    ValueError
+        If ``style`` is not "f", "e" or "g".
 
     Examples
     --------

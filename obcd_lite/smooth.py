@@ -22,6 +22,7 @@ from typing import Callable
 import numpy as np
 
 from .penalties import Penalty, Zero
+from .protocol import Problem
 from .smooth_oracles import (ON_STIEFEL, call_oracle, check_array, check_hessvec, check_lipschitz,
                              check_oracles_at_start, check_value, read_only_copy)
 from .stiefel import polar
@@ -35,7 +36,7 @@ CHECK_SEED = 0x5EED0BCD
 SECANT_STEP = 1e-2
 
 
-class SmoothProblem:
+class SmoothProblem(Problem):
     """F(X) = f(X) + h(X) on St(n, r) with f given by callables (:class:`obcd_lite.protocol.Problem`).
 
     Parameters
@@ -85,6 +86,22 @@ class SmoothProblem:
     non-numeric or wrongly shaped value, a magnitude outside
     :data:`~obcd_lite.validation.DATA_SCALE_RANGE`, an oracle writing into its (read-only) argument and a
     gradient that disagrees with f at the start are refused with an error naming the oracle and the call.
+
+    The members of :class:`~obcd_lite.protocol.Problem` keep its docstrings; what this class adds to them:
+
+    * ``f`` and ``grad`` call the user's f and grad on a read-only copy of X and check the value (f: a
+      finite real number; grad: a fresh float array of X's shape; both finite and inside the supported
+      range). The first ``grad`` on St(n, r) of a problem no solver has checked (``check_point``) runs
+      the start checks there. ``f_from_grad`` is f(X): the gradient gives no shortcut for a general f.
+    * ``lipschitz`` is L when given (a bound), otherwise the current estimate (see the module docstring);
+      it raises ValueError when an estimate is needed before the shape is known.
+    * ``check_point`` checks a start: X's shape, f(X) and grad f(X) (as every call is checked), h(X) <
+      inf, and the once-per-start checks of :func:`~obcd_lite.smooth_oracles.check_oracles_at_start` (the
+      scale of f and grad, and unless ``check_derivatives=False`` grad against a central difference of f
+      along a random tangent direction, 2 more f calls). The first point checked fixes (n, r) when no
+      shape was given. A ``rotations_only`` problem (SO(n)) needs a square X with det X = +1. It raises
+      ValueError naming the point and what is wrong, and TypeError for an f or grad whose value is not
+      real (complex, None, a str, an object array).
 
     Examples
     --------
@@ -156,36 +173,9 @@ class SmoothProblem:
         self._started = True
 
     def f(self, X: np.ndarray) -> float:
-        """The smooth part f(X): the user's f on a read-only copy of X, its value checked (a finite real
-        number inside the supported range; see :mod:`obcd_lite.smooth_oracles`).
-
-        Parameters
-        ----------
-        X : numpy.ndarray
-            (n, r), the point.
-
-        Returns
-        -------
-        float
-            f(X).
-        """
         return self._eval_f(X)
 
     def grad(self, X: np.ndarray) -> np.ndarray:
-        """The Euclidean gradient of f at X (a fresh float array): the user's grad on a read-only copy of X,
-        checked (real, of X's shape, finite, inside the supported range). The first call on St(n, r) of a
-        problem no solver has checked (``check_point``) runs the start checks there.
-
-        Parameters
-        ----------
-        X : numpy.ndarray
-            (n, r), the point.
-
-        Returns
-        -------
-        numpy.ndarray
-            (n, r), grad f(X).
-        """
         G = self._eval_grad(X)
         if (not self._started and self.n in (None, X.shape[0])  # a solver that never called check_point:
                 and np.linalg.norm(X.T @ X - np.eye(X.shape[1])) <= ON_STIEFEL):  # its first point on St(n, r)
@@ -224,35 +214,9 @@ class SmoothProblem:
                            "hessvec", where, X)
 
     def f_from_grad(self, X: np.ndarray, G: np.ndarray) -> float:
-        """f(X) (the gradient gives no shortcut for a general f).
-
-        Parameters
-        ----------
-        X : numpy.ndarray
-            (n, r), the point.
-        G : numpy.ndarray
-            (n, r), grad f(X) (not used).
-
-        Returns
-        -------
-        float
-            f(X).
-        """
         return self.f(X)
 
     def F(self, X: np.ndarray) -> float:
-        """The objective F = f + h.
-
-        Parameters
-        ----------
-        X : numpy.ndarray
-            (n, r), the point.
-
-        Returns
-        -------
-        float
-            F(X) = f(X) + h(X).
-        """
         return self.f(X) + self.h(X)
 
     def scalar_Q(self, B, Z: np.ndarray) -> float:
@@ -275,18 +239,6 @@ class SmoothProblem:
 
     # --- the curvature ---------------------------------------------------
     def lipschitz(self) -> float:
-        """L when given (a bound); otherwise the current estimate (see the module docstring).
-
-        Returns
-        -------
-        float
-            L_f, a bound when ``lipschitz_is_bound``, else the estimate.
-
-        Raises
-        ------
-        ValueError
-            When an estimate is needed but the shape is not known yet.
-        """
         if self._L is not None:
             return self._L
         if self._estimate is None:
@@ -310,26 +262,6 @@ class SmoothProblem:
 
     # --- checks ----------------------------------------------------------
     def check_point(self, X: np.ndarray, name: str = "X0") -> None:
-        """Check a start: X's shape, f(X) and grad f(X) (as every call is checked), h(X) < inf, and the
-        once-per-start checks of :func:`~obcd_lite.smooth_oracles.check_oracles_at_start` (the scale of f and grad, and
-        unless ``check_derivatives=False`` grad against a central difference of f along a random tangent
-        direction, 2 more f calls). The first point checked fixes (n, r) when no shape was given. A
-        ``rotations_only`` problem (SO(n)) needs a square X with det X = +1.
-
-        Parameters
-        ----------
-        X : array_like
-            The point to check.
-        name : str
-            Its name in the error message.
-
-        Raises
-        ------
-        ValueError
-            Naming ``name`` and what is wrong.
-        TypeError
-            For an f or grad whose value is not real (complex, None, a str, an object array).
-        """
         X = as_matrix(X, name)
         if self.n is not None and X.shape != (self.n, self.r):
             raise ValueError(f"{name} has shape {X.shape} but the problem is on St({self.n}, {self.r})")

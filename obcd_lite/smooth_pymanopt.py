@@ -134,6 +134,8 @@ def from_pymanopt(problem, h: Penalty | None = None, L: float | None = None, *, 
         When ``problem`` is not a pymanopt ``Problem``.
     ValueError
         For another manifold, or a problem without a Euclidean gradient its backend can derive.
+    ImportError
+        If pymanopt is not installed.
     """
     try:
         import pymanopt

@@ -63,6 +63,11 @@ def specialised(function: types.FunctionType, name: str, *, cache: bool = True, 
     -------
     numba.core.registry.CPUDispatcher
         The jitted copy.
+
+    Raises
+    ------
+    TypeError
+        If ``function`` is not a plain Python function.
     """
     if not isinstance(function, types.FunctionType):
         raise TypeError(f"function must be a plain Python function, got {type(function).__name__}")

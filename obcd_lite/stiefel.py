@@ -87,7 +87,7 @@ def ref(theta: float) -> np.ndarray:
 
     Parameters
     ----------
-    theta
+    theta : float
         As for :func:`rot`.
 
     Returns
@@ -237,6 +237,11 @@ def nearest_rotation(M: np.ndarray) -> np.ndarray:
     -------
     numpy.ndarray
         (n, n), orthogonal with determinant +1.
+
+    Raises
+    ------
+    ValueError
+        If M is not square.
     """
     M = as_matrix(M, "M")
     if M.shape[0] != M.shape[1]:

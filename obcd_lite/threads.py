@@ -62,6 +62,11 @@ def blas_threads_limited(limit: int = 1):
     limit : int, default 1
         The most threads, >= 1.
 
+    Yields
+    ------
+    None
+        The block runs inside.
+
     Raises
     ------
     ValueError

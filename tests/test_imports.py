@@ -9,8 +9,8 @@ refers to it), lowest first; a module may import modules of its own layer or of 
 
 0. core, itself in this order (a core module imports only core modules before it):
    ``install_check`` (imports nothing of the package: it must run on a broken install), ``validation``,
-   ``rounding``, ``threads``, ``block_arithmetic``, ``stiefel``, ``penalties``, ``specialise``, ``problems``,
-   ``protocol``, ``smooth_oracles``, ``smooth``, ``smooth_pymanopt``, ``results``;
+   ``rounding``, ``threads``, ``block_arithmetic``, ``stiefel``, ``penalties``, ``specialise``, ``protocol``,
+   ``problems`` (its QuadraticProblem subclasses the protocol), ``smooth_oracles``, ``smooth``, ``smooth_pymanopt``, ``results``;
 1. ``subproblem/``;
 2. ``solvers/``;
 3. ``optimality/``, ``data/``, ``experiments/`` and the package's own ``__init__`` (the public names:
@@ -29,7 +29,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "obcd_lite"
 
 CORE_ORDER = ("install_check", "validation", "rounding", "threads", "block_arithmetic", "stiefel", "penalties",
-              "specialise", "problems", "protocol", "smooth_oracles", "smooth", "smooth_pymanopt", "results")
+              "specialise", "protocol", "problems", "smooth_oracles", "smooth", "smooth_pymanopt", "results")
 LAYERS = (CORE_ORDER, ("subproblem",), ("solvers",), ("optimality", "data", "experiments", ""), ("teaching",),
           ("viz",), ("widgets",))
 

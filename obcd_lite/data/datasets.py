@@ -31,10 +31,14 @@ class Dataset:
 
     Attributes
     ----------
-    name : registry name.
-    A : (m, n) data, ||A||_F = 1.
-    C : (n, n) = A^T A, tr C = 1.
-    metadata : ``feature_names`` (n strings), ``image_shape`` ((8, 8) for the full digits, else
+    name : str
+        Registry name.
+    A : numpy.ndarray, shape (m, n)
+        Data, ||A||_F = 1.
+    C : numpy.ndarray, shape (n, n)
+        = A^T A, tr C = 1.
+    metadata : dict
+        ``feature_names`` (n strings), ``image_shape`` ((8, 8) for the full digits, else
         None), ``rows`` (indices of the kept rows in the source), ``columns`` (indices of the kept
         features), ``centered``, ``standardized``, ``description``; "spiked" adds ``support``
         (tuple of index arrays, one per planted component), ``loadings`` (n x k, the planted unit
@@ -65,14 +69,18 @@ def load_dataset(name: str, *, m: int | None = None, n: int | None = None, rng=0
 
     Parameters
     ----------
-    name : one of :data:`DATASET_NAMES`.
-    m : rows kept (a random subset without replacement); None keeps the set's default: "randn"
+    name : str
+        One of :data:`DATASET_NAMES`.
+    m : int or None
+        Rows kept (a random subset without replacement); None keeps the set's default: "randn"
         500 (or n // 2 when n is given: the paper's randn-500-1000 ratio), "spiked" 2 n, the real
         sets all their rows.
-    n : features. "randn"/"spiked": the number of columns (default 1000 / 50); the real sets: a
+    n : int or None
+        Features. "randn"/"spiked": the number of columns (default 1000 / 50); the real sets: a
         random subset of n features, in their original order (None keeps all; the digits images
         need all 64).
-    rng : int seed or Generator for every draw (rows, features, Gaussian entries).
+    rng : int or numpy.random.Generator
+        Seed or generator for every draw (rows, features, Gaussian entries).
     **options : "spiked": ``spikes`` (2, fewer if n < 2), ``support_size`` (5, fewer if n < 10),
         ``strengths`` (one positive number per spike or one for all; default 30 for the first spike and
         15 for the others, (30.0, 15.0) for the default 2 spikes);

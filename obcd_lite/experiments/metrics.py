@@ -41,15 +41,25 @@ def adjusted_explained_variance(X, *, A=None, C=None, cumulative: bool = False):
 
     Parameters
     ----------
-    X : (n, r) loadings; columns are normalised first (zero columns dropped), so scikit-learn's
+    X : numpy.ndarray, shape (n, r)
+        Loadings; columns are normalised first (zero columns dropped), so scikit-learn's
         components (unnormalised rows) can be scored as ``X = components.T``.
-    A : (m, n) data (the QR is of A X). Or
-    C : (n, n) Gram matrix A^T A (the QR is of C^{1/2} X, the same R up to signs).
-    cumulative : return the array of cumulative fractions (one per kept column) instead of the total.
+    A : numpy.ndarray, shape (m, n) or None
+        Data (the QR is of A X). Give A or C.
+    C : numpy.ndarray, shape (n, n) or None
+        Gram matrix A^T A (the QR is of C^{1/2} X, the same R up to signs).
+    cumulative : bool
+        Return the array of cumulative fractions (one per kept column) instead of the total.
 
     Returns
     -------
-    float (or array): sum_j R_jj^2 / tr(A^T A), in [0, 1].
+    float or numpy.ndarray
+        sum_j R_jj^2 / tr(A^T A), in [0, 1] (an array of cumulative fractions with ``cumulative``).
+
+    Raises
+    ------
+    ValueError
+        If not exactly one of A and C is given.
     """
     if (A is None) == (C is None):
         raise ValueError("give exactly one of A (data) or C (Gram matrix)")

@@ -168,7 +168,9 @@ def coordinate_value(C, r: int, lam: float, scale: float) -> float:
 
     Parameters
     ----------
-    C, r
+    C : numpy.ndarray, shape (n, n)
+        As for :func:`coordinate_point`.
+    r : int
         As for :func:`coordinate_point`.
     lam : float
         The penalty's weight, >= 0.

@@ -38,10 +38,14 @@ class ProcrustesInstance:
 
     Attributes
     ----------
-    problem : QuadraticProblem, F(X) = -tr(X^T M)/p (C = 0, L = -M/p).
-    M, X0 : (p, p) arrays, B A^T and the orthogonal start.
-    F_star, F_floor : float, the global minimum and the minimum over {det X = det X0}.
-    det_start, det_solution : +1 or -1, det X0 and the global minimizer's det.
+    problem : QuadraticProblem
+        F(X) = -tr(X^T M)/p (C = 0, L = -M/p).
+    M, X0 : numpy.ndarray, shape (p, p)
+        B A^T and the orthogonal start.
+    F_star, F_floor : float
+        The global minimum and the minimum over {det X = det X0}.
+    det_start, det_solution : int
+        det X0 and the global minimizer's det, +1 or -1.
     """
 
     problem: QuadraticProblem
@@ -69,12 +73,15 @@ def special_procrustes(M, det: int) -> tuple[np.ndarray, float]:
 
     Parameters
     ----------
-    M : (p, p) array_like.
-    det : +1 or -1, the component of O(p).
+    M : array_like, shape (p, p)
+        The matrix to approximate.
+    det : int
+        +1 or -1, the component of O(p).
 
     Returns
     -------
-    (X, value) : the maximizer and tr(X^T M) there.
+    (X, value)
+        The maximizer and tr(X^T M) there.
 
     Raises
     ------
@@ -98,11 +105,13 @@ def procrustes_floor_gap(M) -> float:
 
     Parameters
     ----------
-    M : (p, p) array_like.
+    M : array_like, shape (p, p)
+        The matrix.
 
     Returns
     -------
-    float : 2 s_min(M).
+    float
+        2 s_min(M).
     """
     return 2.0 * float(np.linalg.svd(as_matrix(M, "M"), compute_uv=False)[-1])
 
@@ -114,13 +123,17 @@ def procrustes_instance(p: int = 50, *, mismatch: bool, rng=None) -> ProcrustesI
 
     Parameters
     ----------
-    p : int >= 2, the order of O(p).
-    mismatch : bool, whether det X0 differs from the global minimizer's.
-    rng : None, int or numpy.random.Generator.
+    p : int
+        Int >= 2, the order of O(p).
+    mismatch : bool
+        Whether det X0 differs from the global minimizer's.
+    rng : None, int or numpy.random.Generator
+        Draws the instance.
 
     Returns
     -------
     ProcrustesInstance
+        The problem, its start and the global and start-component minima.
 
     Raises
     ------
@@ -155,11 +168,15 @@ def procrustes_flops_per_update(method: str, p: int) -> int:
 
     Parameters
     ----------
-    method, p : "rcd", "obcd", "obcd_rot" or "obcd_step"; the order of O(p).
+    method : str
+        "rcd", "obcd", "obcd_rot" or "obcd_step".
+    p : int
+        The order of O(p).
 
     Returns
     -------
-    int : the flops.
+    int
+        The flops.
 
     Raises
     ------
@@ -178,12 +195,19 @@ def procrustes_runs(instance: ProcrustesInstance, methods: dict, *, sweeps: int 
 
     Parameters
     ----------
-    instance, methods : a ProcrustesInstance; label -> (registry name, options).
-    sweeps, rng : the budget in sweeps; passed to every solver.
+    instance : ProcrustesInstance
+        The instance.
+    methods : dict
+        Label -> (registry name, options).
+    sweeps : int
+        The budget in sweeps.
+    rng : int or numpy.random.Generator
+        Passed to every solver.
 
     Returns
     -------
-    dict : label -> Result.
+    dict
+        Label -> Result.
     """
     p = instance.X0.shape[0]
     pairs = p * (p - 1) // 2
@@ -201,12 +225,19 @@ def to_target(result, F_star: float, flops_per_update: int, rtol: float = PROCRU
 
     Parameters
     ----------
-    result, F_star : a Result logged with iteration, seconds and F; the target's F* (nonzero).
-    flops_per_update, rtol : as :func:`procrustes_flops_per_update`; RCD's ``minoptgaptol``.
+    result : Result
+        Logged with iteration, seconds and F.
+    F_star : float
+        The target's F* (nonzero).
+    flops_per_update : int
+        As :func:`procrustes_flops_per_update`.
+    rtol : float
+        RCD's ``minoptgaptol``.
 
     Returns
     -------
-    dict : updates, seconds, flops (NaN when never reached) and final_gap (the last relative gap).
+    dict
+        ``updates``, ``seconds``, ``flops`` (NaN when never reached) and ``final_gap`` (the last relative gap).
     """
     h = result.history
     gap = np.abs(np.asarray(h["F"]) - F_star) / abs(F_star)
@@ -227,11 +258,17 @@ def floor_census(p: int, seeds, *, sweeps: int = 100) -> pd.DataFrame:
 
     Parameters
     ----------
-    p, seeds, sweeps : the order of O(p); one det-mismatched instance per seed; OBCD's budget in sweeps.
+    p : int
+        The order of O(p).
+    seeds : sequence of int
+        One det-mismatched instance per seed.
+    sweeps : int
+        OBCD's budget in sweeps.
 
     Returns
     -------
-    pandas.DataFrame : one row per seed.
+    pandas.DataFrame
+        One row per seed.
     """
     rows = []
     for seed in seeds:

@@ -52,11 +52,17 @@ def ablation_problem(problem: str, C, lam: float = 0.0) -> QuadraticProblem:
 
     Parameters
     ----------
-    problem, C, lam : "pca", "l0", "l1" or "nonneg"; the (n, n) Gram matrix; the weight of l0 or l1 (>= 0).
+    problem : str
+        "pca", "l0", "l1" or "nonneg".
+    C : numpy.ndarray, shape (n, n)
+        The (n, n) Gram matrix.
+    lam : float
+        The weight of l0 or l1 (>= 0).
 
     Returns
     -------
     QuadraticProblem
+        The problem on C.
 
     Raises
     ------
@@ -84,12 +90,19 @@ def criticality_measure(problem, X, method: str = "residual", zero_tol: float | 
 
     Parameters
     ----------
-    problem, X : a QuadraticProblem and a point of St(n, r).
-    method, zero_tol : "residual" or "prox"; as above.
+    problem : QuadraticProblem
+        The problem.
+    X : numpy.ndarray, shape (n, r)
+        A point of St(n, r).
+    method : str
+        "residual" or "prox".
+    zero_tol : float or None
+        As above.
 
     Returns
     -------
-    float : the relative measure (0 at a critical point).
+    float
+        The relative measure (0 at a critical point).
 
     Raises
     ------
@@ -113,13 +126,23 @@ def classify_limit(problem, X, *, sample: int = BS2_SAMPLE, rng=0, critical: str
 
     Parameters
     ----------
-    problem, X : a QuadraticProblem and a point of St(n, r).
-    sample, rng : the BS_2 test's random pairs, how many and drawn from what.
-    critical, critical_rtol : the method of :func:`criticality_measure` and its tolerance.
+    problem : QuadraticProblem
+        The problem.
+    X : numpy.ndarray, shape (n, r)
+        A point of St(n, r).
+    sample : int
+        How many random pairs the BS_2 test draws.
+    rng : int or numpy.random.Generator
+        Draws them.
+    critical : str
+        The method of :func:`criticality_measure`.
+    critical_rtol : float
+        Its tolerance.
 
     Returns
     -------
-    dict : residual, critical, bs2_gap, bs2.
+    dict
+        ``residual``, ``critical``, ``bs2_gap``, ``bs2``.
     """
     measure = criticality_measure(problem, X, critical)
     report = block_report(problem, X, 2, sample=sample, rng=rng, tol=BS2_RTOL)
@@ -139,14 +162,31 @@ def ablation_grid(*, problems=ABLATION_PROBLEMS, datasets=("spiked", "digits"), 
 
     Parameters
     ----------
-    problems, datasets, variants : the grid (variants: label -> (registry name, options); None: :data:`ABLATION`).
-    r, n, seeds : columns, the data sets' size (None: their default), seeds.
-    time_limit, max_iter, sample : the budget; the BS_2 test's pairs (:func:`classify_limit`).
-    lams : dict or None, overrides of :data:`ABLATION_LAMS`.
+    problems : sequence of str
+        The grid's problems (:func:`ablation_problem`).
+    datasets : sequence of str
+        The grid's data sets.
+    variants : dict or None
+        The grid's variants, label -> (registry name, options); None: :data:`ABLATION`.
+    r : int
+        Columns.
+    n : int or None
+        The data sets' size (None: their default).
+    seeds : sequence of int
+        The seeds.
+    time_limit : float or None
+        The budget in seconds.
+    max_iter : int
+        The budget in iterations.
+    sample : int
+        The BS_2 test's pairs (:func:`classify_limit`).
+    lams : dict or None
+        Overrides of :data:`ABLATION_LAMS`.
 
     Returns
     -------
-    pandas.DataFrame : one row per (problem, data set, seed, variant).
+    pandas.DataFrame
+        One row per (problem, data set, seed, variant).
     """
     variants = ABLATION if variants is None else variants
     lams = {**ABLATION_LAMS, **(lams or {})}
@@ -202,11 +242,13 @@ def ingredient_values(table: pd.DataFrame) -> pd.DataFrame:
 
     Parameters
     ----------
-    table : pandas.DataFrame, the rows of :func:`ablation_grid`.
+    table : pandas.DataFrame
+        The rows of :func:`ablation_grid`.
 
     Returns
     -------
-    pandas.DataFrame : one row per instance and variant other than OBCD.
+    pandas.DataFrame
+        One row per instance and variant other than OBCD.
     """
     base = table[table["variant"] == "OBCD"].set_index(["problem", "dataset", "seed"])
     rows = []
@@ -240,11 +282,13 @@ def obcd_flops_per_iteration(n: int, r: int, k: int) -> int:
 
     Parameters
     ----------
-    n, r, k : X is n x r; the block size.
+    n, r, k : int
+        X is n x r; the block size.
 
     Returns
     -------
-    int : 2 n k r + 4 k^2 r + 3 k r + 21 k^3.
+    int
+        2 n k r + 4 k^2 r + 3 k r + 21 k^3.
 
     Raises
     ------
@@ -268,12 +312,21 @@ def k3_by_updates(*, datasets=("spiked",), seeds=(0, 1, 2), r: int = 3, n: int |
 
     Parameters
     ----------
-    datasets, seeds, r, n : the instances (n None: the data sets' default size).
-    sweeps : float, the budget in k = 2 sweeps.
+    datasets : sequence of str
+        The instances' data sets.
+    seeds : sequence of int
+        Their seeds.
+    r : int
+        Columns.
+    n : int or None
+        The data sets' size (None: their default).
+    sweeps : float
+        The budget in k = 2 sweeps.
 
     Returns
     -------
-    pandas.DataFrame : one row per (data set, seed, variant).
+    pandas.DataFrame
+        One row per (data set, seed, variant).
     """
     rows = []
     _warm_up(K3_VARIANTS)
@@ -319,11 +372,13 @@ def signed_permutation_distance(X, Y) -> float:
 
     Parameters
     ----------
-    X, Y : (n, r) array_like.
+    X, Y : array_like, shape (n, r)
+        The two points.
 
     Returns
     -------
-    float : the distance.
+    float
+        The distance.
 
     Raises
     ------
@@ -349,11 +404,15 @@ def limit_clusters(points: dict, tol: float = AGREEMENT_TOL) -> dict:
 
     Parameters
     ----------
-    points, tol : label -> (n, r) array; the distance below which two points are one limit.
+    points : dict
+        Label -> (n, r) array.
+    tol : float
+        The distance below which two points are one limit.
 
     Returns
     -------
-    dict : label -> group index.
+    dict
+        Label -> group index.
     """
     heads, group = [], {}
     for label, X in points.items():
@@ -377,14 +436,27 @@ def agreement_census(problem, X0, solvers: dict, *, time_limit: float | None = N
 
     Parameters
     ----------
-    problem, X0 : a QuadraticProblem and the common start.
-    solvers : label -> (registry name, options, start label or None).
-    time_limit, sample, rng : seconds per solver (None: none); as :func:`classify_limit`.
-    tol, critical : as :func:`limit_clusters`; as :func:`classify_limit`.
+    problem : QuadraticProblem
+        The problem.
+    X0 : numpy.ndarray, shape (n, r)
+        The common start.
+    solvers : dict
+        Label -> (registry name, options, start label or None).
+    time_limit : float or None
+        Seconds per solver (None: none).
+    sample : int
+        As for :func:`classify_limit`.
+    rng : int or numpy.random.Generator
+        As for :func:`classify_limit`.
+    tol : float
+        As :func:`limit_clusters`.
+    critical : str
+        As :func:`classify_limit`.
 
     Returns
     -------
-    pandas.DataFrame : one row per solver.
+    pandas.DataFrame
+        One row per solver.
     """
     points, rows = {}, []
     for label, (name, options, start) in solvers.items():

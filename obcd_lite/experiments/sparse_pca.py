@@ -86,6 +86,11 @@ class Comparison:
         -------
         numpy.ndarray
             The point.
+
+        Raises
+        ------
+        ValueError
+            If ``method`` did not run.
         """
         runs = self.experiment.records.query("method == @method")["run"]
         if runs.empty or int(runs.iloc[0]) not in self.experiment.points:

@@ -118,6 +118,11 @@ def check_block_budget(n: int, ks, Q: str, sample: int | None, max_cost) -> int:
     -------
     int
         The total cost, when within the budget.
+
+    Raises
+    ------
+    BlockBudgetError
+        When testing ``ks`` would cost more than ``max_cost``.
     """
     max_cost = check_count(max_cost, "max_cost")  # in units of one k = 2 block
     sample = check_count(sample, "sample", allow_none=True)
@@ -267,6 +272,8 @@ def block_report(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact
     ------
     BlockBudgetError
         Before any work, when the blocks would cost more than ``max_cost``.
+    RuntimeError
+        If the O(3) search for a block does not certify within its budget.
     """
     X, k, alpha = _check_block_args(problem, X, k, alpha, Q)
     tol = check_nonnegative(tol, "tol")
@@ -311,7 +318,19 @@ def block_gaps(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exact",
 
     Parameters
     ----------
-    problem, X, k, alpha, Q, sample, rng
+    problem : Problem
+        As for :func:`block_report`.
+    X : numpy.ndarray
+        As for :func:`block_report`.
+    k : int
+        As for :func:`block_report`.
+    alpha : float
+        As for :func:`block_report`.
+    Q : str
+        As for :func:`block_report`.
+    sample : int or None
+        As for :func:`block_report`.
+    rng : int, numpy.random.Generator or None
         As for :func:`block_report`.
 
     Returns
@@ -328,7 +347,21 @@ def is_block_stationary(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str =
 
     Parameters
     ----------
-    problem, X, k, alpha, Q, tol, sample, rng
+    problem : Problem
+        As for :func:`block_report`.
+    X : numpy.ndarray
+        As for :func:`block_report`.
+    k : int
+        As for :func:`block_report`.
+    alpha : float
+        As for :func:`block_report`.
+    Q : str
+        As for :func:`block_report`.
+    tol : float
+        As for :func:`block_report`.
+    sample : int or None
+        As for :func:`block_report`.
+    rng : int, numpy.random.Generator or None
         As for :func:`block_report`.
 
     Returns
@@ -350,7 +383,21 @@ def eps_bs_measure(problem, X, k: int = 2, *, alpha: float = 1e-5, Q: str = "exa
 
     Parameters
     ----------
-    problem, X, k, alpha, Q, tol, sample, rng
+    problem : Problem
+        As for :func:`block_report`.
+    X : numpy.ndarray
+        As for :func:`block_report`.
+    k : int
+        As for :func:`block_report`.
+    alpha : float
+        As for :func:`block_report`.
+    Q : str
+        As for :func:`block_report`.
+    tol : float
+        As for :func:`block_report`.
+    sample : int or None
+        As for :func:`block_report`.
+    rng : int, numpy.random.Generator or None
         As for :func:`block_report`.
 
     Returns
@@ -381,6 +428,11 @@ def riemannian_gradient_norm(problem, X) -> float:
     -------
     float
         The norm.
+
+    Raises
+    ------
+    ValueError
+        If h is not ``Zero()``.
     """
     X = as_matrix(X, "X")
     check_problem(problem, X, "X", "riemannian_gradient_norm")

@@ -140,9 +140,12 @@ def residual_details(problem, X, *, zero_tol: float | None = None) -> Residual:
 
     Parameters
     ----------
-    problem : a :class:`~obcd_lite.protocol.Problem` (``grad``, ``h`` with ``subdifferential``), any smooth f.
-    X : (n, r) point on St(n, r).
-    zero_tol : which entries are zeros of h (where dh is an interval): None (default) the package's
+    problem : Problem
+        A :class:`~obcd_lite.protocol.Problem` (``grad``, ``h`` with ``subdifferential``), any smooth f.
+    X : numpy.ndarray, shape (n, r)
+        A point on St(n, r).
+    zero_tol : float or None
+        Which entries are zeros of h (where dh is an interval): None (default) the package's
         rounding rule (``rounding.zero_mask``: |X_ij| <= 32 eps ||X[:, j]||, so cos(pi/2) = 6e-17 is a
         zero); 0 exact zeros only; a positive number |X_ij| <= zero_tol (e.g. 1e-10 for a proximal
         method's points).
@@ -202,7 +205,11 @@ def riemannian_residual(problem, X, *, zero_tol: float | None = None) -> float:
 
     Parameters
     ----------
-    problem, X, zero_tol
+    problem : Problem
+        As for :func:`residual_details`.
+    X : numpy.ndarray
+        As for :func:`residual_details`.
+    zero_tol : float or None
         As for :func:`residual_details`.
 
     Returns
@@ -219,10 +226,14 @@ def is_critical(problem, X, *, tol: float = 1e-8, zero_tol: float | None = None)
 
     Parameters
     ----------
-    problem, X, zero_tol
+    problem : Problem
+        As for :func:`residual_details`.
+    X : numpy.ndarray
         As for :func:`residual_details`.
     tol : float, default 1e-8
         The tolerance relative to :func:`verdict_scale`.
+    zero_tol : float or None
+        As for :func:`residual_details`.
 
     Returns
     -------

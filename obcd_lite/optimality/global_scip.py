@@ -252,6 +252,11 @@ def build_model(problem, r: int, model: str):
         The model.
     X : list of list
         The variables x_ij, X[i][j].
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not "eigen" or "direct".
     """
     from pyscipopt import Model
     n, C, h = problem.n, problem.C, problem.h
@@ -436,7 +441,9 @@ def solve(problem, r: int, *, model: str | None = None, node_limit: int = 1_000_
 
     Parameters
     ----------
-    problem, r
+    problem : Problem
+        As for :func:`build_model`.
+    r : int
         As for :func:`build_model`.
     model : {"eigen", "direct"} or None, default None
         The model of the smooth part (None: :data:`MODEL_FOR`).

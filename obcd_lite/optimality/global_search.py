@@ -340,23 +340,32 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
 
     Parameters
     ----------
-    problem : a :class:`~obcd_lite.protocol.Problem` with n <= MAX_N = 5: a QuadraticProblem, or any f
-        whose ``lipschitz()`` is a bound (``lipschitz_is_bound``; the f part of each box bound then uses L).
-    r : number of columns (needed when neither D nor L fixes it).
-    tol : the gap to certify (absolute).
-    max_boxes : budget of boxes bounded (angle search), a positive integer; when it runs out the gap
+    problem : Problem
+        With n <= MAX_N = 5: a QuadraticProblem, or any f whose ``lipschitz()`` is a bound (``lipschitz_is_bound``; the f part of each box bound then uses L).
+    r : int or None
+        Number of columns (needed when neither D nor L fixes it).
+    tol : float
+        The gap to certify (absolute).
+    max_boxes : int
+        Budget of boxes bounded (angle search), a positive integer; when it runs out the gap
         reached is reported.
-    starts : OBCD runs for the first upper bound (a positive integer: they also give the exact zeros of
+    starts : int
+        OBCD runs for the first upper bound (a positive integer: they also give the exact zeros of
         l0 / X >= 0 that no box center has).
-    rng : their seed.
-    time_limit : seconds (None: no limit; the result then does not depend on the machine); when it runs
+    rng : int, numpy.random.Generator or None
+        Their seed.
+    time_limit : float or None
+        Seconds (None: no limit; the result then does not depend on the machine); when it runs
         out the gap reached is reported, as for ``max_boxes``.
-    chunk : boxes bounded per batch, a positive integer (memory: about 8 m n r chunk bytes for the
+    chunk : int
+        Boxes bounded per batch, a positive integer (memory: about 8 m n r chunk bytes for the
         derivatives).
-    backend : "scip" (SCIP on a MIQCQP model, ``_scip_minimum``), "angles" (the branch and bound over
+    backend : str
+        "scip" (SCIP on a MIQCQP model, ``_scip_minimum``), "angles" (the branch and bound over
         Givens angles of this module) or "auto": the angles up to AUTO_ANGLES = 3 angles, SCIP beyond
         where its model applies (D = I, a built-in penalty), the angles otherwise.
-    max_nodes : SCIP's node budget, a positive integer (deterministic, unlike ``time_limit``); when it runs
+    max_nodes : int
+        SCIP's node budget, a positive integer (deterministic, unlike ``time_limit``); when it runs
         out the gap is reported.
 
     Returns
@@ -369,6 +378,8 @@ def global_minimum(problem, *, r: int | None = None, tol: float = 1e-3, max_boxe
     ValueError or TypeError
         Naming the value: a bad ``r``, ``backend``, ``tol``, ``time_limit``, or a budget (``max_boxes``,
         ``max_nodes``, ``chunk``, ``starts``) that is not a positive integer.
+    UnsupportedProblemError
+        For a non-quadratic f without a Lipschitz bound of grad f (``lipschitz_is_bound``).
     """
     if not is_quadratic(problem) and not problem.lipschitz_is_bound:
         raise UnsupportedProblemError(f"global_minimum needs a Lipschitz bound of grad f for a non-quadratic f "

@@ -156,37 +156,51 @@ def classify(problem, X, *, alpha: float | None = None, Q: str | None = None, ks
         Any smooth f: Q defaults to "scalar" without the quadratic structure; the global level needs
         n <= 5 and a quadratic f or a proven Lipschitz bound, otherwise it is "not decided" (``global_note``
         says why).
-    X : (n, r) point on St(n, r).
-    alpha : the proximal parameter of eq. (11) (the BS_k sets depend on it), absolute as given. None
+    X : numpy.ndarray, shape (n, r)
+        A point on St(n, r).
+    alpha : float or None
+        The proximal parameter of eq. (11) (the BS_k sets depend on it), absolute as given. None
         (default): 1e-5 S, S = L_f + ||L||_F + lam (``verdict_scale``), so that s F gets the BS_k sets
         of F (with a fixed alpha a tiny F would be BS_k everywhere: alpha/2 ||V - I||^2 outweighs every
         gain). The value used is in
         ``tolerances["alpha"]`` and in each ``BlockReport``.
-    Q : "exact", "scalar" or "lipschitz" (varsigma = L_f); None takes "scalar" for h = 0 (so every k can be
+    Q : str or None
+        "exact", "scalar" or "lipschitz" (varsigma = L_f); None takes "scalar" for h = 0 (so every k can be
         tested, Lemma 2.3(b)) and "exact" otherwise (k = 2 only: the breakpoint search).
-    ks : the block sizes to test, distinct integers 2 <= k <= n; default (2,). k > 2 needs h = 0: with a
+    ks : sequence of int or None
+        The block sizes to test, distinct integers 2 <= k <= n; default (2,). k > 2 needs h = 0: with a
         scalar Q any k (one SVD per block, Lemma 2.3(b)), e.g. ``ks=range(2, n + 1)`` for the whole chain
         on a small n; with Q = "exact" k = 3 (a branch and bound over O(3), r >= 2).
-    global_search : run :func:`global_minimum` (n <= 5 only) unless ``global_min`` is given.
-    global_min : a :class:`GlobalMinimum` already computed for this problem (reused, not recomputed).
-    tol : criticality tolerance: the residual must be <= tol (S + ||grad f(X)||_F), S = L_f + ||L||_F + lam
+    global_search : bool
+        Run :func:`global_minimum` (n <= 5 only) unless ``global_min`` is given.
+    global_min : GlobalMinimum or None
+        A :class:`GlobalMinimum` already computed for this problem (reused, not recomputed).
+    tol : float
+        Criticality tolerance: the residual must be <= tol (S + ||grad f(X)||_F), S = L_f + ||L||_F + lam
         (:func:`~obcd_lite.optimality.criticality.verdict_scale`; the residual is first order). Every
         tolerance here is relative to S, so s F gets the verdicts of F for any s > 0; the absolute values
         used are in the result's ``tolerances``.
-    block_tol : a block fails when its gap exceeds block_tol (|F| + S). A gap is second order in the
+    block_tol : float
+        A block fails when its gap exceeds block_tol (|F| + S). A gap is second order in the
         distance to stationarity (about residual^2 / (2 (varsigma + alpha))) and a residual first
         order, so block_tol ~ tol^2 keeps the two tests consistent on approximate points; exact
         points (the witnesses) have gaps at rounding level, ~1e-15.
-    gap_tol : the gap the global search certifies, relative: gap_tol S (absolute) is passed to
+    gap_tol : float
+        The gap the global search certifies, relative: gap_tol S (absolute) is passed to
         :func:`global_minimum` and X is within the gap when F(X) <= its lower bound + gap_tol S.
-    sample, rng : test a uniform sample of ``sample`` blocks per k (large n).
-    max_cost : the budget of the block tests in units of one k = 2 block (default
-        :data:`~obcd_lite.optimality.block_stationarity.BLOCK_BUDGET` = 100,000, about 5-10 s measured;
-        a k > 2 SVD block counts 5, an O(3) branch-and-bound block 2,500).
-    zero_tol : which entries are zeros; they are set to 0 before every test. None (default): the
+    sample : int or None
+        Test a uniform sample of ``sample`` blocks per k (large n).
+    rng : int, numpy.random.Generator or None
+        Draws the sample.
+    zero_tol : float or None
+        Which entries are zeros; they are set to 0 before every test. None (default): the
         package's rounding rule (``rounding.zero_mask``, |X_ij| <= 32 eps ||X[:, j]||); 0: exact zeros
         only (X judged as given); a positive number: |X_ij| <= zero_tol (a proximal method leaves zeros
         at 1e-16 .. 1e-10).
+    max_cost : int
+        The budget of the block tests in units of one k = 2 block (default
+        :data:`~obcd_lite.optimality.block_stationarity.BLOCK_BUDGET` = 100,000, about 5-10 s measured;
+        a k > 2 SVD block counts 5, an O(3) branch-and-bound block 2,500).
 
     Returns
     -------

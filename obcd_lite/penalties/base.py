@@ -286,6 +286,11 @@ class Penalty(metaclass=abc.ABCMeta):  # (not abc.ABC: the site's API page shows
         -------
         numpy.ndarray
             The proximal point, the shape of M.
+
+        Raises
+        ------
+        NotImplementedError
+            For a penalty without a proximal map (this base method).
         """
         raise NotImplementedError(f"{type(self).__name__} has no proximal map")
 
@@ -296,13 +301,20 @@ class Penalty(metaclass=abc.ABCMeta):  # (not abc.ABC: the site's API page shows
 
         Parameters
         ----------
-        M, t
+        M : array_like
+            As for :meth:`prox`.
+        t : float
             As for :meth:`prox`.
 
         Returns
         -------
         numpy.ndarray
             The diagonal, the shape of M.
+
+        Raises
+        ------
+        NotImplementedError
+            For a penalty without a generalized Jacobian of its proximal map (this base method).
         """
         raise NotImplementedError(f"{type(self).__name__} has no generalized Jacobian of its proximal map")
 
@@ -338,7 +350,9 @@ class Penalty(metaclass=abc.ABCMeta):  # (not abc.ABC: the site's API page shows
         Raises
         ------
         NotImplementedError
-            In the base class (an indicator such as NonNeg raises ValueError where h(M) = inf).
+            In the base class.
+        ValueError
+            Where h(M) = inf, in an indicator such as NonNeg.
         """
         raise NotImplementedError(f"{type(self).__name__} has no subdifferential")
 
@@ -416,6 +430,11 @@ class Penalty(metaclass=abc.ABCMeta):  # (not abc.ABC: the site's API page shows
         -------
         numpy.ndarray
             (m, n_b).
+
+        Raises
+        ------
+        NotImplementedError
+            For a continuous penalty (this base method): the search takes its pieces' limits.
         """
         raise NotImplementedError(f"{type(self).__name__} is continuous: the search takes its pieces' limits")
 

@@ -58,6 +58,11 @@ def cayley_matrix(W: np.ndarray, tau: float) -> np.ndarray:
     -------
     numpy.ndarray
         (n, n) orthogonal with det = +1.
+
+    Raises
+    ------
+    ValueError
+        If W is not square.
     """
     W = as_matrix(W, "W")
     if W.shape[0] != W.shape[1]:
@@ -136,30 +141,53 @@ def cayley_method(problem, X0: np.ndarray, *, max_iter: int | None = None, time_
 
     Parameters
     ----------
-    problem : object with ``F(X)``, ``grad(X)`` (gradient of the smooth part) and ``h``.
-    X0 : (n, r) array on St(n, r).
-    max_iter : iteration budget (default 500).
-    time_limit : seconds (default none).
-    rng : accepted for the common solver signature; the method draws nothing.
-    callback : called with a :class:`~obcd_lite.results.Step` after every iteration (``info``
+    problem : Problem
+        Object with ``F(X)``, ``grad(X)`` (gradient of the smooth part) and ``h``.
+    X0 : numpy.ndarray, shape (n, r)
+        On St(n, r).
+    max_iter : int or None
+        Iteration budget (default 500).
+    time_limit : float or None
+        Seconds (default none).
+    rng : int, numpy.random.Generator or None
+        Accepted for the common solver signature; the method draws nothing.
+    callback : callable or None
+        Called with a :class:`~obcd_lite.results.Step` after every iteration (``info``
         holds the step ``tau``); returning True stops.
-    log_every : history row every this many iterations (default 1: the runs are short).
-    tau0 : first step size; later ones are Barzilai-Borwein steps (default 0.1 / S, S = L_f the problem's
+    log_every : int
+        History row every this many iterations (default 1: the runs are short).
+    tau0 : float or None
+        First step size; later ones are Barzilai-Borwein steps (default 0.1 / S, S = L_f the problem's
         scale).
-    tol : stop when the Riemannian gradient norm ||W X||_F <= tol S (relative to the scale S).
-    armijo, shrink : Armijo constant and backtracking factor, F(Y) <= F(X) - armijo tau ||W||^2 / 2.
-    tau_min : stop when backtracking needs a step below tau_min / S (the nonsmooth case stalls at kinks).
-    subgradient_h : X -> an element of dh(X); default ``problem.h.subgradient``.
-    record_det : record det Q(tau) per step (Lemma A.3); default: when n <= 64.
-    keep_path : keep every iterate in ``result.info["path"]`` (for drawing trajectories).
-    verbose : print a table (iteration, F, stationarity) at every log point.
-    progress : show a tqdm progress bar.
+    tol : float
+        Stop when the Riemannian gradient norm ||W X||_F <= tol S (relative to the scale S).
+    armijo, shrink : float
+        Armijo constant and backtracking factor, F(Y) <= F(X) - armijo tau ||W||^2 / 2.
+    tau_min : float
+        Stop when backtracking needs a step below tau_min / S (the nonsmooth case stalls at kinks).
+    subgradient_h : callable or None
+        X -> an element of dh(X); default ``problem.h.subgradient``.
+    record_det : bool or None
+        Record det Q(tau) per step (Lemma A.3); default: when n <= 64.
+    keep_path : bool
+        Keep every iterate in ``result.info["path"]`` (for drawing trajectories).
+    verbose : bool
+        Print a table (iteration, F, stationarity) at every log point.
+    progress : bool
+        Show a tqdm progress bar.
 
     Returns
     -------
     Result
         ``solver = "cayley"``; history adds ``tau, grad_norm, det_Q`` (NaN where not recorded);
         ``stationarity`` = ||W X||_F / S at the returned X (stop reason "tol" when it is <= tol).
+
+    Raises
+    ------
+    UnsupportedProblemError
+        For a penalty h the Cayley curve cannot handle (the message says why).
+    ValueError
+        If ``shrink`` is not in (0, 1).
     """
     X = as_matrix(X0, "X0").copy()
     check_problem(problem, X, "X0", "cayley")

@@ -169,12 +169,18 @@ def infeasible_info(problem, X: np.ndarray, raw: np.ndarray, *, returned: str, r
 
     Parameters
     ----------
-    problem : the problem (``f``, ``F``, ``h``).
-    X : the returned point, on St(n, r).
-    raw : the method's structured copy (sparse / nonnegative, not orthonormal).
-    returned : which copy X is, in words (e.g. "P, the orthogonal copy (polar factor)").
-    raw_name : the raw copy's name in the method (e.g. "Q").
-    **extra : solver-specific entries added as they are.
+    problem : Problem
+        The problem (``f``, ``F``, ``h``).
+    X : numpy.ndarray
+        The returned point, on St(n, r).
+    raw : numpy.ndarray
+        The method's structured copy (sparse / nonnegative, not orthonormal).
+    returned : str
+        Which copy X is, in words (e.g. "P, the orthogonal copy (polar factor)").
+    raw_name : str
+        The raw copy's name in the method (e.g. "Q").
+    **extra
+        Solver-specific entries added as they are.
 
     Returns
     -------
@@ -220,6 +226,11 @@ def check_start(problem, X0, solver: str) -> np.ndarray:
     -------
     numpy.ndarray
         The copy.
+
+    Raises
+    ------
+    ValueError
+        If n or r is 0, the problem's shape is not known, or X0's shape does not match it.
     """
     X = as_matrix(X0, "X0").copy()
     if X.shape[0] == 0 or X.shape[1] == 0:

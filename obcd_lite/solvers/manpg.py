@@ -144,17 +144,32 @@ def manpg_subproblem(X: np.ndarray, G: np.ndarray, t: float, h: Penalty, *, Lam0
 
     Parameters
     ----------
-    X : (n, r) point on St(n, r).
-    G : (n, r) Euclidean gradient of the smooth part at X.
-    t : step size > 0.
-    h : a convex penalty with ``prox`` and ``prox_jacobian`` (Zero, L1).
-    Lam0 : (r, r) symmetric warm start (default 0).
-    tol : stop when ||R||_F^2 <= tol.
-    max_inner : Newton-step cap (the code stops after max_inner + 2 steps; so does this).
+    X : numpy.ndarray, shape (n, r)
+        Point on St(n, r).
+    G : numpy.ndarray, shape (n, r)
+        Euclidean gradient of the smooth part at X.
+    t : float
+        Step size > 0.
+    h : Penalty
+        A convex penalty with ``prox`` and ``prox_jacobian`` (Zero, L1).
+    Lam0 : numpy.ndarray, shape (r, r) or None
+        Symmetric warm start (default 0).
+    tol : float
+        Stop when ||R||_F^2 <= tol.
+    max_inner : int
+        Newton-step cap (the code stops after max_inner + 2 steps; so does this).
 
     Returns
     -------
     TangentProxStep
+        The step D, its multiplier Lam, the Newton steps taken and the residual.
+
+    Raises
+    ------
+    TypeError
+        If ``h`` is not a Penalty.
+    ValueError
+        If ``Lam0`` is not symmetric or ``max_inner`` is not a non-negative integer.
     """
     X = as_matrix(X, "X")
     check_stiefel(X, "X")
@@ -270,23 +285,37 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
 
     Parameters
     ----------
-    problem : QuadraticProblem (``grad``, ``f_from_grad``, ``F``, ``h``, and ``C``/``D`` for L).
-    X0 : (n, r) array on St(n, r).
-    max_iter : iteration budget (default 20000, the reference demo's).
-    time_limit : seconds (default none).
-    rng : accepted for the common signature; the method draws nothing.
-    callback : called with a :class:`~obcd_lite.results.Step` after every iteration (``info``:
+    problem : QuadraticProblem
+        QuadraticProblem (``grad``, ``f_from_grad``, ``F``, ``h``, and ``C``/``D`` for L).
+    X0 : numpy.ndarray, shape (n, r)
+        On St(n, r).
+    max_iter : int or None
+        Iteration budget (default 20000, the reference demo's).
+    time_limit : float or None
+        Seconds (default none).
+    rng : int, numpy.random.Generator or None
+        Accepted for the common signature; the method draws nothing.
+    callback : callable or None
+        Called with a :class:`~obcd_lite.results.Step` after every iteration (``info``:
         ``alpha, t, opt_norm, inner``); returning True stops.
-    log_every : history row every this many iterations.
-    adaptive : ManPG-Ada's step-size rule (:func:`manpg_ada`).
-    tol : stop when the stationarity ||D||_F / (t S) < tol, S = L_f the problem's scale; default
+    log_every : int
+        History row every this many iterations.
+    adaptive : bool
+        ManPG-Ada's step-size rule (:func:`manpg_ada`).
+    tol : float or None
+        Stop when the stationarity ||D||_F / (t S) < tol, S = L_f the problem's scale; default
         sqrt(1e-8 n r) (the demo's ||D||^2 / t^2 < 1e-8 n r at S = 1).
-    step : t0; default 1/L with L = :meth:`QuadraticProblem.lipschitz` (computed inside the timed run,
+    step : float or None
+        t0; default 1/L with L = :meth:`QuadraticProblem.lipschitz` (computed inside the timed run,
         as the code's ``tic`` covers its ``eigs``).
-    inner_iter : Newton-step cap per subproblem (default 100).
-    F_target : also stop when F < F_target + 1e-7 (ManPG-Ada's test in the reference comparison).
-    verbose : print a table (iteration, F, stationarity) at every log point.
-    progress : show a tqdm progress bar.
+    inner_iter : int
+        Newton-step cap per subproblem (default 100).
+    F_target : float or None
+        Also stop when F < F_target + 1e-7 (ManPG-Ada's test in the reference comparison).
+    verbose : bool
+        Print a table (iteration, F, stationarity) at every log point.
+    progress : bool
+        Show a tqdm progress bar.
 
     Returns
     -------
@@ -298,6 +327,11 @@ def manpg(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
         gave up), ``backtracks``, ``inner_iterations``, ``inner_not_converged``. ``stationarity``: the
         proximal-gradient residual ||D||_F / (t S) of the last subproblem (at the returned X when
         ``stop_reason == "tol"``, then < tol; at the iterate before the last step otherwise).
+
+    Raises
+    ------
+    ValueError
+        If n or r is 0, ``inner_iter`` is not a non-negative integer or ``F_target`` is not finite.
     """
     name = "manpg_ada" if adaptive else "manpg"
     X = as_matrix(X0, "X0").copy()
@@ -405,7 +439,19 @@ def manpg_ada(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limi
 
     Parameters
     ----------
-    problem, X0, max_iter, time_limit, rng, callback, log_every
+    problem : QuadraticProblem
+        As for :func:`manpg`.
+    X0 : numpy.ndarray
+        As for :func:`manpg`.
+    max_iter : int or None
+        As for :func:`manpg`.
+    time_limit : float or None
+        As for :func:`manpg`.
+    rng : int, numpy.random.Generator or None
+        As for :func:`manpg`.
+    callback : callable or None
+        As for :func:`manpg`.
+    log_every : int
         As for :func:`manpg`.
     **options
         :func:`manpg`'s options.
@@ -414,6 +460,11 @@ def manpg_ada(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limi
     -------
     Result
         ``solver = "manpg_ada"``.
+
+    Raises
+    ------
+    TypeError
+        If ``adaptive`` is passed (manpg_ada is ``manpg(adaptive=True)``).
     """
     if "adaptive" in options:
         raise TypeError("manpg_ada is manpg(adaptive=True); do not pass adaptive")

@@ -81,10 +81,13 @@ def working_sets(n: int, k: int, rule: str, rng=None):
 
     Parameters
     ----------
-    n, k : 2 <= k <= n.
-    rule : "random" (uniform over the C(n, k) subsets, independently each time) or
+    n, k : int
+        2 <= k <= n.
+    rule : str
+        "random" (uniform over the C(n, k) subsets, independently each time) or
         "cyclic" (every subset in lexicographic order, then again).
-    rng : int seed or Generator for "random".
+    rng : int, numpy.random.Generator or None
+        Int seed or Generator for "random".
 
     Returns
     -------
@@ -188,49 +191,65 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
 
     Parameters
     ----------
-    problem : a :class:`~obcd_lite.protocol.Problem`: a QuadraticProblem (exact Q, compiled engine), or
-        any smooth f (:class:`~obcd_lite.smooth.SmoothProblem`, ``from_pymanopt``): the scalar Q of
+    problem : Problem
+        A QuadraticProblem (exact Q, compiled engine), or any smooth f (:class:`~obcd_lite.smooth.SmoothProblem`, ``from_pymanopt``): the scalar Q of
         eq. (10) with the majorization verified on every step (:mod:`.obcd_smooth`).
-    X0 : (n, r) array on St(n, r).
-    max_iter : iteration budget (default 10,000).
-    time_limit : seconds (default none).
-    rng : int seed or Generator for the random working sets.
-    callback : called with a :class:`~obcd_lite.results.Step` (read-only X, B, V, F before and
+    X0 : numpy.ndarray, shape (n, r)
+        On St(n, r).
+    max_iter : int or None
+        Iteration budget (default 10,000).
+    time_limit : float or None
+        Seconds (default none).
+    rng : int, numpy.random.Generator or None
+        Int seed or Generator for the random working sets.
+    callback : callable or None
+        Called with a :class:`~obcd_lite.results.Step` (read-only X, B, V, F before and
         after) after every iteration; returning True stops.
-    log_every : record a history row every this many iterations.
-    k : block size, 2 <= k <= n. k > 2 needs h = 0 and Q = "scalar" (SVD subproblem).
-    alpha : proximal parameter alpha > 0 of eq. (11); None takes :func:`default_alpha` (the paper's 1e-5
+    log_every : int
+        Record a history row every this many iterations.
+    k : int
+        Block size, 2 <= k <= n. k > 2 needs h = 0 and Q = "scalar" (SVD subproblem).
+    alpha : float or None
+        Proximal parameter alpha > 0 of eq. (11); None takes :func:`default_alpha` (the paper's 1e-5
         relative to the problem's scale: 1e-5 ||C||_2 ||D||_2).
-    working_set : "random" (uniform over the C(n, k) sets, the paper's rule), "cyclic", or "matching": many
+    working_set : str
+        "random" (uniform over the C(n, k) sets, the paper's rule), "cyclic", or "matching": many
         pairs per gradient (:mod:`.obcd_pairs`; k = 2, the verified scalar Q of eq. (10) for any problem,
         a QuadraticProblem included): every iteration draws a random perfect matching of the rows, solves
         every pair's subproblem from one gradient and checks the joint step once; one iteration = one
         matching (n // 2 pair steps).
-    Q : "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's block varsigma) or "lipschitz" (eq. (10),
+    Q : str or None
+        "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's block varsigma) or "lipschitz" (eq. (10),
         varsigma = L_f, python engine); None means "exact" for k = 2, "scalar" for k > 2. A problem
         without the quadratic structure takes "scalar" or "lipschitz" (both varsigma = its L_f, verified).
-    branches : "both" (OBCD), or "rot" / "ref" to restrict V to one circle of O(2) (k = 2). On a problem
+    branches : str
+        "both" (OBCD), or "rot" / "ref" to restrict V to one circle of O(2) (k = 2). On a problem
         with ``rotations_only`` (SO(n), e.g. ``from_pymanopt`` of ``SpecialOrthogonalGroup(n)``) "both" runs
         as "rot", and "ref" or k > 2 is refused: det X stays +1.
-    engine : "compiled" (the whole iteration in numba, :mod:`.obcd_kernel`), "python" (this
+    engine : str or None
+        "compiled" (the whole iteration in numba, :mod:`.obcd_kernel`), "python" (this
         module's loop), or None: "compiled" where it applies, i.e. a QuadraticProblem with a
         built-in penalty (``h.sweep_kind`` is not None), k = 2 and no callback. Both engines draw
         the same working sets and give the same iterates (to rounding). "matching" runs in Python around
         a compiled loop over the pairs (``engine`` None or "python").
-    sigma0 : float > 0, optional
+    sigma0 : float or None
+        Float > 0, optional
         The first varsigma of the verified scalar majorizer (a smooth f, or working_set = "matching"): a
         guess, never stored nor used as a bound (the estimate is raised only to what a failed check
         proves). None starts at ``problem.lipschitz()``. With "matching", varsigma then adapts both ways
         (doubled on a failed check, divided by 1.5 after an accepted iteration); the one-pair rules keep
         the paper's non-decreasing varsigma.
-    tol : stop (reason "tol") at the first log point where the stationarity measure is <= tol; None (the
+    tol : float or None
+        Stop (reason "tol") at the first log point where the stationarity measure is <= tol; None (the
         default) never stops for it. The measure, relative to the problem's scale S = L_f
         (:func:`~obcd_lite.results.problem_scale`), evaluated every ``log_every`` iterations: for h = 0 the
         Riemannian gradient norm ||G - X sym(X^T G)||_F / S (from the gradient OBCD keeps, O(nr^2)); for
         h != 0 the mean decrease of F per iteration since the previous log point, over S (0 when no block
         step of the interval moved X; NaN at the first log point).
-    verbose : print a table (iteration, F, stationarity) at every log point.
-    progress : show a tqdm progress bar.
+    verbose : bool
+        Print a table (iteration, F, stationarity) at every log point.
+    progress : bool
+        Show a tqdm progress bar.
 
     Returns
     -------

@@ -66,16 +66,28 @@ def _run_steps(C, D, X, G, blocks, alpha, exact, kind, lam, tau, first, last, F,
 
     Parameters
     ----------
-    C : (n, n) symmetric, C-contiguous.
-    D : (r, r), or (0, 0) for D = I.
-    X, G : (n, r) C-contiguous iterate and gradient grad f(X) = C X D + L, updated in place.
-    blocks : (m, 2) int64 working sets, rows b0 < b1.
-    alpha : proximal parameter of eq. (11).
-    exact : Q of eq. (9) (True) or eq. (10) (False).
-    kind, lam, tau : the penalty as the sweep reads it (``ZERO_KIND`` for h = 0).
-    first, last : branches searched, 0 (rot) to 1 (ref) inclusive.
-    F : F(X) on entry (tracked exactly from the change of the two rows).
-    trace : (m, 2) array that receives F before - F after and ||V - I||_F^2 of every step, or
+    C : numpy.ndarray, shape (n, n)
+        Symmetric, C-contiguous.
+    D : numpy.ndarray, shape (r, r) or (0, 0)
+        (0, 0) for D = I.
+    X, G : numpy.ndarray, shape (n, r)
+        C-contiguous iterate and gradient grad f(X) = C X D + L, updated in place.
+    blocks : numpy.ndarray of int64, shape (m, 2)
+        The working sets, rows b0 < b1.
+    alpha : float
+        Proximal parameter of eq. (11).
+    exact : bool
+        Q of eq. (9) (True) or eq. (10) (False).
+    kind : int
+        The penalty's kind as the sweep reads it (``ZERO_KIND`` for h = 0).
+    lam, tau : float
+        The penalty's parameters (ignored where it has none).
+    first, last : int
+        Branches searched, 0 (rot) to 1 (ref) inclusive.
+    F : float
+        F(X) on entry (tracked exactly from the change of the two rows).
+    trace : numpy.ndarray, shape (m, 2)
+        Receives F before - F after and ||V - I||_F^2 of every step, or
         (0, 2) for none.
 
     Returns
@@ -83,6 +95,8 @@ def _run_steps(C, D, X, G, blocks, alpha, exact, kind, lam, tau, first, last, F,
     float
         The tracked F after the steps.
 
+    Notes
+    -----
     ``run_steps`` handles every penalty; ``run_steps_for(kind)`` is the same code compiled with the
     sweep of that kind's family only (:mod:`obcd_lite.specialise`), which is what :func:`~.obcd.obcd` runs.
     """
@@ -144,6 +158,11 @@ def run_steps_for(kind: int):
     -------
     numba.core.registry.CPUDispatcher
         ``run_steps`` compiled for that family only; call it only with penalties of that family.
+
+    Raises
+    ------
+    ValueError
+        If ``kind`` is not a built-in penalty kind.
     """
     if kind not in (ZERO_KIND, L1_KIND, L0_KIND, CAPPED_KIND, NONNEG_KIND):
         raise ValueError(f"kind must be one of the built-in penalty kinds (penalties.*_KIND), got {kind!r}")

@@ -49,14 +49,33 @@ def obcd_rot(problem, X0, *, max_iter: int | None = None, time_limit: float | No
 
     Parameters
     ----------
-    problem, X0, max_iter, time_limit, rng, callback, log_every : as for :func:`~.obcd.obcd`.
-    **options : ``alpha``, ``working_set``, ``Q``, ``engine`` of :func:`~.obcd.obcd`; ``k`` may
+    problem : QuadraticProblem
+        As for :func:`~.obcd.obcd`.
+    X0 : numpy.ndarray
+        As for :func:`~.obcd.obcd`.
+    max_iter : int or None
+        As for :func:`~.obcd.obcd`.
+    time_limit : float or None
+        As for :func:`~.obcd.obcd`.
+    rng : int, numpy.random.Generator or None
+        As for :func:`~.obcd.obcd`.
+    callback : callable or None
+        As for :func:`~.obcd.obcd`.
+    log_every : int
+        As for :func:`~.obcd.obcd`.
+    **options
+        ``alpha``, ``working_set``, ``Q``, ``engine`` of :func:`~.obcd.obcd`; ``k`` may
         only be 2 and ``branches`` may not be given.
 
     Returns
     -------
     Result
         ``obcd``'s result with ``solver = "obcd_rot"``.
+
+    Raises
+    ------
+    ValueError
+        If ``branches`` other than "rot" or ``k`` other than 2 is passed.
     """
     if "branches" in options:
         raise ValueError(f"obcd_rot fixes branches = 'rot'; got branches = {options['branches']!r} "

@@ -151,25 +151,44 @@ def obcd_step(problem, X0, *, max_iter: int | None = None, time_limit: float | N
 
     Parameters
     ----------
-    problem : :class:`~obcd_lite.problems.QuadraticProblem` (or an object with its methods) with h = 0.
-    X0 : (n, r) array on St(n, r).
-    max_iter : iteration budget (default 10,000).
-    time_limit : seconds (default none).
-    rng : int seed or Generator for the random working sets (the same draws as :func:`~.obcd.obcd`).
-    callback : called with a :class:`~obcd_lite.results.Step` after every iteration (``info`` holds
+    problem : QuadraticProblem
+        :class:`~obcd_lite.problems.QuadraticProblem` (or an object with its methods) with h = 0.
+    X0 : numpy.ndarray, shape (n, r)
+        On St(n, r).
+    max_iter : int or None
+        Iteration budget (default 10,000).
+    time_limit : float or None
+        Seconds (default none).
+    rng : int, numpy.random.Generator or None
+        Int seed or Generator for the random working sets (the same draws as :func:`~.obcd.obcd`).
+    callback : callable or None
+        Called with a :class:`~obcd_lite.results.Step` after every iteration (``info`` holds
         the step ``t`` and the guaranteed decrease ``bound``); returning True stops.
-    log_every : history row every this many iterations.
-    k : block size, 2 <= k <= n.
-    working_set : "random" or "cyclic", as in OBCD.
-    tol : stop (reason "tol") at the first log point where the Riemannian gradient norm
+    log_every : int
+        History row every this many iterations.
+    k : int
+        Block size, 2 <= k <= n.
+    working_set : str
+        "random" or "cyclic", as in OBCD.
+    tol : float or None
+        Stop (reason "tol") at the first log point where the Riemannian gradient norm
         ||G - X sym(X^T G)||_F / S (S = L_f, the problem's scale) is <= tol; None (default): never.
-    verbose : print a table (iteration, F, stationarity) at every log point.
-    progress : show a tqdm progress bar.
+    verbose : bool
+        Print a table (iteration, F, stationarity) at every log point.
+    progress : bool
+        Show a tqdm progress bar.
 
     Returns
     -------
     Result
         ``solver = "obcd_step"``; history adds ``t``; ``stationarity`` the measure above at the returned X.
+
+    Raises
+    ------
+    UnsupportedProblemError
+        For h other than ``Zero()`` or a non-quadratic f.
+    ValueError
+        If n < 2, ``k`` is not an integer in 2..n, or ``working_set`` is not "random" or "cyclic".
     """
     X = np.array(as_matrix(X0, "X0"), order="C")
     check_problem(problem, X, "X0", "obcd_step")

@@ -66,21 +66,38 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
 
     Parameters
     ----------
-    problem : QuadraticProblem (L_f from its C and D); ``problem.h`` needs a proximal map.
-    X0 : (n, r) array on St(n, r); h(X0) may be +inf (a random start for X >= 0).
-    max_iter : iteration budget (default 1000, the ICML paper's T).
-    time_limit : seconds (default none).
-    rng : accepted for the common solver signature; the method draws nothing.
-    callback : called with a :class:`~obcd_lite.results.Step` (the X on St(n, r)) after every
+    problem : QuadraticProblem
+        L_f from its C and D; ``problem.h`` needs a proximal map.
+    X0 : numpy.ndarray, shape (n, r)
+        On St(n, r); h(X0) may be +inf (a random start for X >= 0).
+    max_iter : int or None
+        Iteration budget (default 1000, the ICML paper's T).
+    time_limit : float or None
+        Seconds (default none).
+    rng : int, numpy.random.Generator or None
+        Accepted for the common solver signature; the method draws nothing.
+    callback : callable or None
+        Called with a :class:`~obcd_lite.results.Step` (the X on St(n, r)) after every
         iteration; returning True stops.
-    log_every : history row every this many iterations.
-    mu0 : first smoothing parameter (default 1 / L_f).
-    shrink_every, shrink : mu <- shrink * mu every ``shrink_every`` iterations (ICML: 10, 1/2).
-    theta : proximal constant of the X-step (default 1e-3 S, S = L_f the problem's scale; ICML: 1e-3).
-    tol, window : stop when the mean of the last min(t, ``window``) relative F changes
+    log_every : int
+        History row every this many iterations.
+    mu0 : float or None
+        First smoothing parameter (default 1 / L_f).
+    shrink_every : int
+        mu <- shrink * mu every ``shrink_every`` iterations (ICML: 10).
+    shrink : float
+        The factor (ICML: 1/2).
+    theta : float or None
+        Proximal constant of the X-step (default 1e-3 S, S = L_f the problem's scale; ICML: 1e-3).
+    tol : float
+        Stop when the mean of the last min(t, ``window``) relative F changes
         |F_t - F_{t+1}| / (S + |F_t|) is <= tol (ICML: 1e-5, 100, with 1 for S): PSM's stationarity measure.
-    verbose : print a table (iteration, F, stationarity) at every log point.
-    progress : show a tqdm progress bar.
+    window : int
+        The number of relative F changes averaged (see ``tol``; ICML: 100).
+    verbose : bool
+        Print a table (iteration, F, stationarity) at every log point.
+    progress : bool
+        Show a tqdm progress bar.
 
     Returns
     -------
@@ -88,6 +105,11 @@ def psm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
         ``solver = "psm"``; ``X`` is the iterate on St(n, r), ``F = problem.F(X)``; ``info`` as in
         :func:`~obcd_lite.solvers.infeasible.infeasible_info` with raw = Y, plus the final ``mu``;
         ``stationarity`` = that mean relative change at the returned X.
+
+    Raises
+    ------
+    ValueError
+        If the default mu0 = 1 / L_f is needed but L_f = 0, ``shrink`` is not in (0, 1], or an integer option is not positive.
     """
     check_prox_penalty(problem, "psm")
     as_rng(rng)  # drawn from by no one here, but a bad rng is still an error

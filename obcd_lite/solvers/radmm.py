@@ -74,22 +74,35 @@ def radmm(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: f
 
     Parameters
     ----------
-    problem : object with ``grad``, ``f``, ``F`` and ``h`` (a Penalty with a proximal map).
-    X0 : (n, r) array on St(n, r); h(X0) may be +inf (a random start for X >= 0).
-    max_iter : iteration budget (default 20,000).
-    time_limit : seconds (default none).
-    rng : accepted for the common solver signature; the method draws nothing.
-    callback : called with a :class:`~obcd_lite.results.Step` (the X on St(n, r)) after every
+    problem : Problem
+        Object with ``grad``, ``f``, ``F`` and ``h`` (a Penalty with a proximal map).
+    X0 : numpy.ndarray, shape (n, r)
+        On St(n, r); h(X0) may be +inf (a random start for X >= 0).
+    max_iter : int or None
+        Iteration budget (default 20,000).
+    time_limit : float or None
+        Seconds (default none).
+    rng : int, numpy.random.Generator or None
+        Accepted for the common solver signature; the method draws nothing.
+    callback : callable or None
+        Called with a :class:`~obcd_lite.results.Step` (the X on St(n, r)) after every
         iteration; returning True stops.
-    log_every : history row every this many iterations.
-    rho : penalty of X = Z (default 100 S, S = L_f the problem's scale; code: 100).
-    eta : Riemannian step size (default 1e-2 / S; code: 1e-2).
-    gamma : Moreau-envelope parameter (default 1e-6 / S; code: 1e-6).
-    tol : relative residual tolerance (code: 1e-4): the stationarity measure is the residual
+    log_every : int
+        History row every this many iterations.
+    rho : float or None
+        Penalty of X = Z (default 100 S, S = L_f the problem's scale; code: 100).
+    eta : float or None
+        Riemannian step size (default 1e-2 / S; code: 1e-2).
+    gamma : float or None
+        Moreau-envelope parameter (default 1e-6 / S; code: 1e-6).
+    tol : float
+        Relative residual tolerance (code: 1e-4): the stationarity measure is the residual
         ||X - Z||_F / max(1, ||X||, ||Z||) (dimensionless); the run stops when it is < tol and F changed by
         at most 1e-8 S since the previous iteration.
-    verbose : print a table (iteration, F, stationarity) at every log point.
-    progress : show a tqdm progress bar.
+    verbose : bool
+        Print a table (iteration, F, stationarity) at every log point.
+    progress : bool
+        Show a tqdm progress bar.
 
     Returns
     -------

@@ -199,31 +199,54 @@ def rcd(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
 
     Parameters
     ----------
-    problem : object with ``grad(X)``, ``f_from_grad(X, G)``, ``F(X)`` and ``h`` (h must be zero);
+    problem : Problem
+        With ``grad(X)``, ``f_from_grad(X, G)``, ``F(X)`` and ``h`` (h must be zero);
         ``linearization=False`` needs a :class:`~obcd_lite.problems.QuadraticProblem`.
-    X0 : (n, r) array on St(n, r), n >= 2.
-    max_iter : budget in pair updates (default 100 sweeps = 100 * numupdates).
-    time_limit : seconds (default none).
-    rng : int seed or Generator for "replace" / "noreplace" (cyclic draws nothing).
-    callback : called with a :class:`~obcd_lite.results.Step` after every update (``B`` the pair,
+    X0 : numpy.ndarray, shape (n, r)
+        On St(n, r), n >= 2.
+    max_iter : int or None
+        Budget in pair updates (default 100 sweeps = 100 * numupdates).
+    time_limit : float or None
+        Seconds (default none).
+    rng : int, numpy.random.Generator or None
+        Int seed or Generator for "replace" / "noreplace" (cyclic draws nothing).
+    callback : callable or None
+        Called with a :class:`~obcd_lite.results.Step` after every update (``B`` the pair,
         ``V`` its 2 x 2 rotation, ``info["eta"]`` the angle); returning True stops.
-    log_every : history row every this many updates (default: one sweep, as the code logs).
-    stepsize : the angle's step (the code's ``stepsize``; default 1 / S, S = L_f the problem's scale), or
+    log_every : int or None
+        History row every this many updates (default: one sweep, as the code logs).
+    stepsize : float or str or None
+        The angle's step (the code's ``stepsize``; default 1 / S, S = L_f the problem's scale), or
         "lipschitz" for 1 / L_eta (a QuadraticProblem; see the module docstring).
-    update_type : "cyclic" (default), "replace" or "noreplace", the code's pair orders.
-    linearization : True (default): the gradient once per sweep; False: the current gradient.
-    numupdates : updates per sweep (default C(n, 2)).
-    tol : stop (reason "tol") at the first log point (default: every sweep) where the Riemannian gradient
+    update_type : str
+        "cyclic" (default), "replace" or "noreplace", the code's pair orders.
+    linearization : bool
+        True (default): the gradient once per sweep; False: the current gradient.
+    numupdates : int or None
+        Updates per sweep (default C(n, 2)).
+    tol : float or None
+        Stop (reason "tol") at the first log point (default: every sweep) where the Riemannian gradient
         norm ||G - X sym(X^T G)||_F / S at the current X (a fresh gradient; S = L_f, the problem's scale) is
         <= tol; None (default): never.
-    verbose : print a table (iteration, F, stationarity) at every log point.
-    progress : show a tqdm progress bar.
+    verbose : bool
+        Print a table (iteration, F, stationarity) at every log point.
+    progress : bool
+        Show a tqdm progress bar.
 
     Returns
     -------
     Result
         ``solver = "rcd"``; F recomputed at the returned X; ``info["sweeps"]`` sweeps started;
         ``stationarity`` the measure above at the returned X.
+
+    Raises
+    ------
+    UnsupportedProblemError
+        For h other than ``Zero()``.
+    ValueError
+        If n < 2, ``stepsize``, ``update_type`` or ``numupdates`` is not valid, or a QuadraticProblem is needed (``stepsize="lipschitz"``, ``linearization=False``) and not given.
+    TypeError
+        If ``linearization`` is not True or False.
     """
     X = np.array(as_matrix(X0, "X0"), order="C")
     check_problem(problem, X, "X0", "rcd")

@@ -74,22 +74,36 @@ def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit
 
     Parameters
     ----------
-    problem : object with ``grad(X)``, ``f_from_grad(X, G)``, ``F(X)`` and ``h`` (QuadraticProblem).
-    X0 : (n, r) array on St(n, r).
-    max_iter : iteration budget (default 500).
-    time_limit : seconds (default none).
-    rng : accepted for the common signature; the method draws nothing.
-    callback : called with a :class:`~obcd_lite.results.Step` of the current iterate after every
+    problem : QuadraticProblem
+        Object with ``grad(X)``, ``f_from_grad(X, G)``, ``F(X)`` and ``h`` (QuadraticProblem).
+    X0 : numpy.ndarray, shape (n, r)
+        On St(n, r).
+    max_iter : int or None
+        Iteration budget (default 500).
+    time_limit : float or None
+        Seconds (default none).
+    rng : int, numpy.random.Generator or None
+        Accepted for the common signature; the method draws nothing.
+    callback : callable or None
+        Called with a :class:`~obcd_lite.results.Step` of the current iterate after every
         iteration (``info``: ``eta``, ``F_best``); returning True stops.
-    log_every : history row every this many iterations.
-    step0 : eta_k = step0 / (k + 1)^{3/4} (default 1 / S, S = L_f the problem's scale; the code: 1).
-    F_target, target_tol : stop when F < F_target + target_tol (the code's test against ManPG's F).
-    tol : stop (reason "tol") when the stationarity measure, the norm of the Riemannian subgradient
+    log_every : int
+        History row every this many iterations.
+    step0 : float or None
+        eta_k = step0 / (k + 1)^{3/4} (default 1 / S, S = L_f the problem's scale; the code: 1).
+    F_target : float or None
+        Stop when F < F_target + target_tol (the code's test against ManPG's F).
+    target_tol : float
+        The margin of that test.
+    tol : float or None
+        Stop (reason "tol") when the stationarity measure, the norm of the Riemannian subgradient
         ||xi||_F / S at the current iterate (xi = the projection of grad f(X) + s, s the least-norm
         subgradient of h; S = L_f the problem's scale), is <= tol; that iterate is then returned. None
         (default): never. With a nonsmooth h xi rarely vanishes: the tolerance suits h = 0.
-    verbose : print a table (iteration, F, stationarity) at every log point.
-    progress : show a tqdm progress bar.
+    verbose : bool
+        Print a table (iteration, F, stationarity) at every log point.
+    progress : bool
+        Show a tqdm progress bar.
 
     Returns
     -------
@@ -97,6 +111,13 @@ def rsubgrad(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit
         ``solver = "rsubgrad"``; ``X`` is the best iterate, ``F`` = F(X). History: ``F`` of the
         current iterate, ``F_best``, ``eta``. ``info``: ``X_last``, ``F_last``, ``best_iteration``;
         ``stationarity`` the measure above at the returned X.
+
+    Raises
+    ------
+    UnsupportedProblemError
+        For a problem it does not handle (the message says why).
+    ValueError
+        If ``F_target`` is not finite.
     """
     X = as_matrix(X0, "X0").copy()
     check_problem(problem, X, "X0", "rsubgrad")

@@ -60,22 +60,32 @@ def soc(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
 
     Parameters
     ----------
-    problem : QuadraticProblem (the X-step is a linear solve with its C, D, L); ``problem.h``
-        needs a proximal map.
-    X0 : (n, r) array on St(n, r); h(X0) may be +inf (a random start for X >= 0).
-    max_iter : iteration budget (default 20,000).
-    time_limit : seconds (default none).
-    rng : accepted for the common solver signature; the method draws nothing.
-    callback : called with a :class:`~obcd_lite.results.Step` (X = P) after every iteration;
+    problem : QuadraticProblem
+        The X-step is a linear solve with its C, D, L; ``problem.h`` needs a proximal map.
+    X0 : numpy.ndarray, shape (n, r)
+        On St(n, r); h(X0) may be +inf (a random start for X >= 0).
+    max_iter : int or None
+        Iteration budget (default 20,000).
+    time_limit : float or None
+        Seconds (default none).
+    rng : int, numpy.random.Generator or None
+        Accepted for the common solver signature; the method draws nothing.
+    callback : callable or None
+        Called with a :class:`~obcd_lite.results.Step` (X = P) after every iteration;
         returning True stops.
-    log_every : history row every this many iterations (each row evaluates F(P), an O(n^2 r) product).
-    rho, lam : penalty weights of X = P and X = Q (default both L_f = ||C||_2 ||D||_2, i.e. the
+    log_every : int
+        History row every this many iterations (each row evaluates F(P), an O(n^2 r) product).
+    rho, lam : float or None
+        Penalty weights of X = P and X = Q (default both L_f = ||C||_2 ||D||_2, i.e. the
         code's 2 sigma_max(A)^2).
-    tol : the code's relative residual tolerance: stop (from the third iteration on) when the residual
+    tol : float
+        The code's relative residual tolerance: stop (from the third iteration on) when the residual
         ||X - Q|| / max(1, ||Q||, ||X||) + ||X - P|| / max(1, r, ||X||) < tol, SOC's stationarity measure
         (dimensionless, so scale-invariant).
-    verbose : print a table (iteration, F, stationarity) at every log point.
-    progress : show a tqdm progress bar.
+    verbose : bool
+        Print a table (iteration, F, stationarity) at every log point.
+    progress : bool
+        Show a tqdm progress bar.
 
     Returns
     -------
@@ -83,6 +93,13 @@ def soc(problem, X0: np.ndarray, *, max_iter: int | None = None, time_limit: flo
         ``solver = "soc"``; ``X`` is P (on St(n, r)), ``F = problem.F(P)``; ``info`` as in
         :func:`~obcd_lite.solvers.infeasible.infeasible_info` with raw = Q, plus ``X_split``
         (the unconstrained copy X), ``rho``, ``lam`` and ``residual``; ``stationarity`` = that residual.
+
+    Raises
+    ------
+    UnsupportedProblemError
+        For a problem that is not a QuadraticProblem.
+    ValueError
+        If the default rho = lam = L_f is 0 for the problem.
     """
     check_prox_penalty(problem, "soc")
     as_rng(rng)  # drawn from by no one here, but a bad rng is still an error

@@ -445,17 +445,27 @@ def solve_2x2_full(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray, h: Penalty | No
 
     Parameters
     ----------
-    Qt : (4, 4) symmetric array, the quadratic term on vec(V).
-    P : (2, 2) array, the linear term.
-    Z : (2, r) array, the rows X(B, :) that V multiplies.
-    h : Penalty, default ``Zero()``.
-    branches : "both" (OBCD), or "rot" / "ref" to search one circle of O(2) only.
+    Qt : numpy.ndarray, shape (4, 4)
+        Symmetric the quadratic term on vec(V).
+    P : numpy.ndarray, shape (2, 2)
+        The linear term.
+    Z : numpy.ndarray, shape (2, r)
+        The rows X(B, :) that V multiplies.
+    h : Penalty
+        Default ``Zero()``.
+    branches : str
+        "both" (OBCD), or "rot" / "ref" to search one circle of O(2) only.
 
     Returns
     -------
     TwoByTwoSolution
         ``V``, ``VZ`` (with the zeros created by a breakpoint exactly 0.0), ``value``,
         ``branch`` and ``theta`` (V = rot(theta) or ref(theta)).
+
+    Raises
+    ------
+    ValueError
+        If ``branches`` is not "both", "rot" or "ref".
     """
     Qt, P, Z, h = _checked(Qt, P, Z, h)
     if branches not in ("both", *BRANCHES):
@@ -468,14 +478,19 @@ def solve_2x2(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray, h: Penalty | None = 
 
     Parameters
     ----------
-    Qt : (4, 4) symmetric array; vec stacks columns.
-    P : (2, 2) array.
-    Z : (2, r) array.
-    h : Penalty, default ``Zero()``.
+    Qt : numpy.ndarray, shape (4, 4)
+        Symmetric, Q + alpha I of Lemma 2.3(a); vec stacks columns.
+    P : numpy.ndarray, shape (2, 2)
+        The linear term of Lemma 2.3(a).
+    Z : numpy.ndarray, shape (2, r)
+        The rows X(B, :) that V multiplies.
+    h : Penalty or None
+        The penalty; None: ``Zero()``.
 
     Returns
     -------
-    V : (2, 2) orthogonal array, rot(theta) or ref(theta). ``solve_2x2_full`` also returns
+    numpy.ndarray, shape (2, 2)
+        V, the orthogonal rot(theta) or ref(theta). ``solve_2x2_full`` also returns
         the new rows V Z (with exact zeros), the value, the branch and theta.
     """
     return solve_2x2_full(Qt, P, Z, h).V

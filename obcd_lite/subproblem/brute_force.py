@@ -69,7 +69,9 @@ def objective_on_circle(Qt, P, Z, h: Penalty, branch: str, theta) -> np.ndarray:
 
     Parameters
     ----------
-    Qt, P, Z, h
+    Qt, P, Z : numpy.ndarray
+        As for :func:`objective_at`.
+    h : Penalty
         As for :func:`objective_at`.
     branch : str
         "rot" or "ref".
@@ -121,16 +123,29 @@ def brute_force_2x2(Qt, P, Z, h: Penalty | None = None, grid: int = 20_001, refi
 
     Parameters
     ----------
-    Qt, P, Z, h : as for ``solve_2x2``.
-    grid : number of equispaced angles per circle, an integer >= 4 (a coarser grid has no neighbours to
+    Qt, P, Z : numpy.ndarray
+        As for ``solve_2x2``.
+    h : Penalty or None
+        As for ``solve_2x2``.
+    grid : int
+        Number of equispaced angles per circle, an integer >= 4 (a coarser grid has no neighbours to
         bracket a refinement in).
-    refine : how many of the best grid angles per circle get a bounded Brent refinement, an integer >= 0.
-    branches : the circles to search, ("rot", "ref") by default.
+    refine : int
+        How many of the best grid angles per circle get a bounded Brent refinement, an integer >= 0.
+    branches : tuple
+        The circles to search, ("rot", "ref") by default.
 
     Returns
     -------
     BruteForceResult
         ``value``, ``branch`` and ``theta`` of the best point found.
+
+    Raises
+    ------
+    TypeError
+        If ``h`` is not a Penalty or None.
+    ValueError
+        If ``branches`` is not a non-empty tuple of ``BRANCHES``.
     """
     h = Zero() if h is None else h
     if not isinstance(h, Penalty):

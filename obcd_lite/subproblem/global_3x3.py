@@ -143,15 +143,24 @@ def solve_3x3(Qt, P, *, tol: float = 1e-12, max_boxes: int = 400_000) -> ThreeBy
 
     Parameters
     ----------
-    Qt : (9, 9) symmetric, Q + alpha I of Lemma 2.3(a) (any Q of eqs. (9), (10)).
-    P : (3, 3), the linear term of Lemma 2.3(a).
-    tol : absolute gap to certify.
-    max_boxes : budget of boxes bounded; when it runs out ``certified`` is False (never hidden).
+    Qt : numpy.ndarray, shape (9, 9)
+        Symmetric, Q + alpha I of Lemma 2.3(a) (any Q of eqs. (9), (10)).
+    P : numpy.ndarray, shape (3, 3)
+        The linear term of Lemma 2.3(a).
+    tol : float
+        Absolute gap to certify.
+    max_boxes : int
+        Budget of boxes bounded; when it runs out ``certified`` is False (never hidden).
 
     Returns
     -------
     ThreeByThreeSolution
         The minimizer found, its value, the certified lower bound and whether the gap is within ``tol``.
+
+    Raises
+    ------
+    ValueError
+        If Qt is not symmetric.
     """
     Qt = as_matrix(Qt, "Qt", (9, 9))
     P = as_matrix(P, "P", (3, 3))

@@ -80,8 +80,16 @@ def block_data_unchecked(problem, X: np.ndarray, G: np.ndarray, B, alpha: float,
 
     Parameters
     ----------
-    problem, X, G, B, alpha, Q
-        As for :func:`block_data`, already checked: B distinct rows (a numpy array), alpha >= 0, Q in ``MAJORIZER_Q``.
+    problem : QuadraticProblem or Problem
+        As for :func:`block_data`.
+    X, G : numpy.ndarray, shape (n, r)
+        The point and grad f(X).
+    B : numpy.ndarray of int
+        The k row indices, distinct (already checked).
+    alpha : float
+        The proximal parameter of eq. (11), >= 0 (already checked).
+    Q : str
+        One of ``MAJORIZER_Q`` (already checked), as for :func:`block_data`.
 
     Returns
     -------
@@ -168,8 +176,10 @@ def majorizer_value_unchecked(Qt: np.ndarray, P: np.ndarray, V: np.ndarray, VZ: 
 
     Parameters
     ----------
-    Qt, P, V, VZ, h
+    Qt, P, V, VZ : numpy.ndarray
         As for :func:`majorizer_value`, already of matching shapes and finite.
+    h : Penalty or callable
+        As for :func:`majorizer_value`.
 
     Returns
     -------
@@ -192,6 +202,11 @@ def solve_kxk(P: np.ndarray) -> np.ndarray:
     -------
     numpy.ndarray
         (k, k) orthogonal.
+
+    Raises
+    ------
+    ValueError
+        If P is not square.
     """
     P = as_matrix(P, "P")
     if P.shape[0] != P.shape[1]:

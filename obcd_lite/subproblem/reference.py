@@ -176,7 +176,9 @@ def piece(x: np.ndarray, y: np.ndarray, h, sigma: int, inside: float) -> tuple[f
 
     Parameters
     ----------
-    x, y, h
+    x, y : numpy.ndarray
+        As for :func:`breakpoints`.
+    h : Penalty
         As for :func:`breakpoints`.
     sigma : int
         The half circle, +1 or -1.

@@ -37,6 +37,13 @@ def as_float_matrix(value, name: str, rows: int, cols: int | None) -> np.ndarray
     -------
     numpy.ndarray
         The array.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real matrix.
+    ValueError
+        If its shape is not (rows, cols) or it has non-finite entries.
     """
     try:
         M = np.array(value, dtype=float)

@@ -174,11 +174,21 @@ def sweep_2x2(coef, Z, kind, lam, tau, first, last):
 
     Parameters
     ----------
-    coef, Z, kind, lam, tau, first, last : as for :func:`sweep_into`.
+    coef : numpy.ndarray, shape (2, 5)
+        Rows (a, b, cq, d, e) of eq. (1-D) for rot and ref.
+    Z : numpy.ndarray, shape (2, r)
+        The rows X(B, :), C-contiguous.
+    kind : int
+        The penalty's kind, as for :func:`sweep_into`.
+    lam, tau : float
+        The penalty's parameters (ignored where it has none).
+    first, last : int
+        The branches searched, 0 (rot) to 1 (ref) inclusive.
 
     Returns
     -------
-    (branch, c, s, value, VZ) : those of :func:`sweep_into`.
+    tuple of (int, float, float, float, numpy.ndarray)
+        (branch, c, s, value, VZ): those of :func:`sweep_into`, with VZ a new (2, r) array.
     """
     return _SWEEP_2X2[family(kind)](coef, Z, kind, lam, tau, first, last)
 
@@ -195,20 +205,30 @@ def _sweep_into(coef, Z, kind, lam, tau, first, last, work, VZ):
 
     Parameters
     ----------
-    coef : (2, 5) array, rows (a, b, cq, d, e) of eq. (1-D) for rot and ref.
-    Z : (2, r) C-contiguous array (r = 0 for h = 0).
-    kind : ``ZERO_KIND``, ``L1_KIND``, ``L0_KIND``, ``CAPPED_KIND`` or ``NONNEG_KIND``.
-    lam, tau : the penalty's parameters (ignored where it has none).
-    first, last : the branches searched, 0 (rot) to 1 (ref) inclusive.
-    work : ``sweep_workspace(r)``.
-    VZ : (2, r) array that receives the new rows V Z, in which the entries that are zero to rounding
+    coef : numpy.ndarray, shape (2, 5)
+        Rows (a, b, cq, d, e) of eq. (1-D) for rot and ref.
+    Z : numpy.ndarray, shape (2, r)
+        C-contiguous (r = 0 for h = 0).
+    kind : int
+        ``ZERO_KIND``, ``L1_KIND``, ``L0_KIND``, ``CAPPED_KIND`` or ``NONNEG_KIND``.
+    lam, tau : float
+        The penalty's parameters (ignored where it has none).
+    first, last : int
+        The branches searched, 0 (rot) to 1 (ref) inclusive.
+    work : SweepWorkspace
+        ``sweep_workspace(r)``.
+    VZ : numpy.ndarray, shape (2, r)
+        Receives the new rows V Z, in which the entries that are zero to rounding
         are exactly 0.0 (as ``penalties.snap_zeros``).
 
     Returns
     -------
-    (branch, c, s, value): the best candidate and its value (+inf, with (c, s) = (1, 0), when
-    X >= 0 admits no point on the searched branches).
+    tuple of (int, float, float, float)
+        (branch, c, s, value): the best candidate and its value (+inf, with (c, s) = (1, 0), when
+        X >= 0 admits no point on the searched branches).
 
+    Notes
+    -----
     ``sweep_into`` handles every penalty; ``SWEEP_INTO[family(kind)]`` is the same code compiled
     without the other penalties' searches (:mod:`obcd_lite.specialise`), for that kind only.
     """
@@ -475,8 +495,12 @@ def coefficients_2x2(Qt, P, coef):
 
     Parameters
     ----------
-    Qt, P : (4, 4) and (2, 2) arrays, Q + alpha I and P of Lemma 2.3(a).
-    coef : (2, 5) array that receives the coefficients.
+    Qt : numpy.ndarray, shape (4, 4)
+        Q + alpha I of Lemma 2.3(a).
+    P : numpy.ndarray, shape (2, 2)
+        P of Lemma 2.3(a).
+    coef : numpy.ndarray, shape (2, 5)
+        Receives the coefficients.
     """
     half_c, half_e = 0.5 * (Qt[0, 0] + Qt[3, 3]), 0.5 * (Qt[1, 1] + Qt[2, 2])
     d_even, d_odd = Qt[2, 3] - Qt[0, 1], Qt[0, 2] - Qt[1, 3]
@@ -493,8 +517,14 @@ def rotate_rows(Z, branch, c, s, out):
 
     Parameters
     ----------
-    Z, out : (2, r) arrays; out receives V Z.
-    branch, c, s : the branch, 0 (rot) or 1 (ref); cos theta, sin theta.
+    Z : numpy.ndarray, shape (2, r)
+        The rows to rotate.
+    branch : int
+        The branch, 0 (rot) or 1 (ref).
+    c, s : float
+        cos theta, sin theta.
+    out : numpy.ndarray, shape (2, r)
+        Receives V Z.
     """
     first = c if branch == 0 else -c
     second = -s if branch == 0 else s

@@ -57,13 +57,20 @@ class WindowWorkspace(NamedTuple):
 
     Attributes
     ----------
-    smooth : (SECTORS + 1,) array, the smooth part at the grid points.
-    h_grid : (_QUARTER + 1,) array, h / lam at the grid points of a quarter circle (h has period pi / 2).
-    h_sector : (2, _QUARTER) array, per sector of it the sign-keeping entries' h / lam at its lo and hi end.
-    entry : (2 _QUARTER + 1,) array, one entry's values on half the circle.
-    survive : (SECTORS,) bool array, the surviving sectors.
-    stretches : (SECTORS + 2, 4) array, the stretches (lo, hi, scored lo, scored hi).
-    bands : (SECTORS, 4) array, the bands (cos, sin of their first and of their last angle).
+    smooth : numpy.ndarray, shape (SECTORS + 1,)
+        The smooth part at the grid points.
+    h_grid : numpy.ndarray, shape (_QUARTER + 1,)
+        h / lam at the grid points of a quarter circle (h has period pi / 2).
+    h_sector : numpy.ndarray, shape (2, _QUARTER)
+        Per sector of it the sign-keeping entries' h / lam at its lo and hi end.
+    entry : numpy.ndarray, shape (2 _QUARTER + 1,)
+        One entry's values on half the circle.
+    survive : numpy.ndarray of bool, shape (SECTORS,)
+        The surviving sectors.
+    stretches : numpy.ndarray, shape (SECTORS + 2, 4)
+        The stretches (lo, hi, scored lo, scored hi).
+    bands : numpy.ndarray, shape (SECTORS, 4)
+        The bands (cos, sin of their first and of their last angle).
     """
     smooth: np.ndarray
     h_grid: np.ndarray
@@ -101,10 +108,16 @@ def penalty_bounds(x, y, size, kind, tau, work):
 
     Parameters
     ----------
-    x, y : (2 r,) arrays, the entries of V Z are x c + y s (eq. (1-D)).
-    size : (2 r,) array, hypot(x_i, y_i).
-    kind, tau : the penalty (``L1_KIND``, ``L0_KIND`` or ``CAPPED_KIND``) and its cap.
-    work : ``window_workspace()``; receives ``h_grid`` and ``h_sector``.
+    x, y : numpy.ndarray, shape (2 r,)
+        The entries of V Z are x c + y s (eq. (1-D)).
+    size : numpy.ndarray, shape (2 r,)
+        hypot(x_i, y_i).
+    kind : int
+        The penalty (``L1_KIND``, ``L0_KIND`` or ``CAPPED_KIND``).
+    tau : float
+        Its cap.
+    work : WindowWorkspace
+        ``window_workspace()``; receives ``h_grid`` and ``h_sector``.
     """
     r = x.size // 2
     at_grid, ends, entry = work.h_grid, work.h_sector, work.entry
@@ -135,18 +148,27 @@ def cut_circle(a, b, w, d, e, size, kind, lam, tau, cap, mirrored, work):
 
     Parameters
     ----------
-    a, b, w, d, e : the branch's coefficients (w = cq - e, eq. (1-D)).
-    size : the sizes hypot(x_i, y_i) of the entries of V Z (2 r).
-    kind, lam, tau : the penalty (``L1_KIND`` or ``CAPPED_KIND``).
-    cap : the best value found on the other branch (inf if none).
-    mirrored : whether ``penalty_bounds`` was called with the other branch's entries.
-    work : ``window_workspace()``, filled by ``penalty_bounds``.
+    a, b, w, d, e : float
+        The branch's coefficients (w = cq - e, eq. (1-D)).
+    size : numpy.ndarray, shape (2 r,)
+        The sizes hypot(x_i, y_i) of the entries of V Z.
+    kind : int
+        The penalty (``L1_KIND`` or ``CAPPED_KIND``).
+    lam, tau : float
+        Its parameters.
+    cap : float
+        The best value found on the other branch (inf if none).
+    mirrored : bool
+        Whether ``penalty_bounds`` was called with the other branch's entries.
+    work : WindowWorkspace
+        ``window_workspace()``, filled by ``penalty_bounds``.
 
     Returns
     -------
-    (stretches, bands): how many rows of ``work.stretches`` and ``work.bands`` are filled, in increasing angle;
-    (0, 0) when more than ``_MOST_SECTORS`` sectors survive (the whole circle is swept instead), and
-    (-1, 0) when no sector does (no point of the branch can beat ``cap``).
+    tuple of (int, int)
+        (stretches, bands): how many rows of ``work.stretches`` and ``work.bands`` are filled, in increasing
+        angle; (0, 0) when more than ``_MOST_SECTORS`` sectors survive (the whole circle is swept instead),
+        and (-1, 0) when no sector does (no point of the branch can beat ``cap``).
     """
     smooth, h_grid, h_sector = work.smooth, work.h_grid, work.h_sector
     floor = 0.0                         # h's size, for the margin
@@ -249,16 +271,29 @@ def window_crossings_into(x, y, size, kind, lam, tau, stretches, n_stretch, band
 
     Parameters
     ----------
-    x, y : (2 r,) arrays, the entries of V Z are x c + y s (eq. (1-D)).
-    size : (2 r,) array, hypot(x_i, y_i).
-    kind, lam, tau : the penalty.
-    stretches, n_stretch : ``work.stretches`` and its filled rows (``cut_circle``).
-    bands, n_band : ``work.bands`` and its filled rows (``cut_circle``).
-    angle, cos_sin, owner, step : the sweep's crossing arrays, written from row 0 (``SweepWorkspace``).
+    x, y : numpy.ndarray, shape (2 r,)
+        The entries of V Z are x c + y s (eq. (1-D)).
+    size : numpy.ndarray, shape (2 r,)
+        hypot(x_i, y_i).
+    kind : int
+        The penalty's kind.
+    lam, tau : float
+        Its parameters.
+    stretches : numpy.ndarray
+        ``work.stretches`` (``cut_circle``).
+    n_stretch : int
+        Its filled rows.
+    bands : numpy.ndarray
+        ``work.bands`` (``cut_circle``).
+    n_band : int
+        Its filled rows.
+    angle, cos_sin, owner, step : numpy.ndarray
+        The sweep's crossing arrays, written from row 0 (``SweepWorkspace``).
 
     Returns
     -------
-    m : int, the number of crossings written.
+    int
+        The number of crossings written.
     """
     q = np.int64(0)  # int64: a literal would compile the callees twice
     for i in range(x.size):
@@ -281,9 +316,12 @@ def insertion_order(angle, m, order):
 
     Parameters
     ----------
-    angle : the crossings' angles.
-    m : int, how many.
-    order : int array that receives the order.
+    angle : numpy.ndarray
+        The crossings' angles.
+    m : int
+        How many.
+    order : numpy.ndarray of int
+        Receives the order.
     """
     for p in range(m):
         order[p] = p

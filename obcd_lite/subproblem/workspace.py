@@ -17,12 +17,18 @@ class SweepWorkspace(NamedTuple):
 
     Attributes
     ----------
-    x, y, size, first_of : per entry of V Z (2 r): u_i = x_i c + y_i s, hypot(x_i, y_i), its first crossing.
-    angle, cos_sin, owner, step, order : per crossing; owner: its entry (-1: theta = pi); step of (A_h, B_h, h_0, N).
-    arc, bound, ends : per arc: (a_eff, b_eff, h_0, negatives), lower bound, ends (lo, hi; cos, sin at lo; at hi).
-    psi, column, quarter, key, line : per column: the sort of ``crossings._sort_crossings``; ``l0_points.line_keys``.
-    points, roots, scratch : a column's four zeros; the quartic's roots and work space.
-    window : a ``window.WindowWorkspace``.
+    x, y, size, first_of : numpy.ndarray
+        Per entry of V Z (2 r): u_i = x_i c + y_i s, hypot(x_i, y_i), its first crossing.
+    angle, cos_sin, owner, step, order : numpy.ndarray
+        Per crossing; owner: its entry (-1: theta = pi); step of (A_h, B_h, h_0, N).
+    arc, bound, ends : numpy.ndarray
+        Per arc: (a_eff, b_eff, h_0, negatives), lower bound, ends (lo, hi; cos, sin at lo; at hi).
+    psi, column, quarter, key, line : numpy.ndarray
+        Per column: the sort of ``crossings._sort_crossings``; ``l0_points.line_keys``.
+    points, roots, scratch : numpy.ndarray
+        A column's four zeros; the quartic's roots and work space.
+    window : WindowWorkspace
+        The window search's scratch (``window.window_workspace``).
     """
     x: np.ndarray
     y: np.ndarray
@@ -54,11 +60,13 @@ def sweep_workspace(r):
 
     Parameters
     ----------
-    r : int, the number of columns of Z.
+    r : int
+        The number of columns of Z.
 
     Returns
     -------
     SweepWorkspace
+        New scratch arrays for a block of r columns.
     """
     n, m, columns = 2 * r, 12 * r + 1, max(r, 1)
     return SweepWorkspace(

@@ -314,6 +314,11 @@ def grading(answers: dict):
     ----------
     answers : dict
         Question variable -> exported answer, as the sandbox wrote them.
+
+    Yields
+    ------
+    None
+        The block runs inside.
     """
     global _grader_answers
     previous, _grader_answers = _grader_answers, answers

@@ -85,6 +85,11 @@ def stepper_state(rng, penalty: str, stage: int, r: int = 2) -> dict:
         per kind; from stage 2 ``curves`` {(branch, sigma): (t, value)} of the full objective of
         problem (3), h included; at stage 3 ``chosen`` (branch, sigma, kind, t, value), ``solver_value``
         (the compiled search) and ``brute`` (brute-force value, branch, theta).
+
+    Raises
+    ------
+    ValueError
+        If ``stage`` is not an integer in 0..len(STAGES) - 1.
     """
     if int(stage) != stage or not 0 <= stage < len(STAGES):
         raise ValueError(f"stage must be an integer in 0..{len(STAGES) - 1}, got {stage!r}")

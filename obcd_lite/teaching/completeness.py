@@ -56,10 +56,13 @@ class RotationsOnlyQR(NamedTuple):
 
     Attributes
     ----------
-    factors : list of (i, j, V), rotations only.
-    R : numpy.ndarray, ``compose(factors, n) @ D.T``, Listing 1's final matrix: diagonal with entries +-1 up to
+    factors : list of (i, j, V)
+        Rotations only.
+    R : numpy.ndarray
+        ``compose(factors, n) @ D.T``, Listing 1's final matrix: diagonal with entries +-1 up to
         rounding (Lemma A.5), so ``compose(factors, n) == R @ D``.
-    sign_fixes : int, how often Listing 1's lines 7-10 (V = -I) fired.
+    sign_fixes : int
+        How often Listing 1's lines 7-10 (V = -I) fired.
     """
 
     factors: list
@@ -75,11 +78,13 @@ def givens(a: float, b: float) -> np.ndarray:
 
     Parameters
     ----------
-    a, b : float, the vector to rotate.
+    a, b : float
+        The vector to rotate.
 
     Returns
     -------
-    numpy.ndarray, V.
+    numpy.ndarray
+        V.
     """
     if b == 0.0:
         c, s = 1.0, 0.0
@@ -156,11 +161,14 @@ def jacobi_givens_qr(D, order: str = "paper", tol: float = ORTHOGONAL_TOL) -> li
 
     Parameters
     ----------
-    D : (n, n) orthogonal matrix, n >= 2, det D = +1 or -1.
-    order : ``"paper"`` follows Listing 1 (neighbouring rows (q-1, q), some pairs
+    D : numpy.ndarray, shape (n, n)
+        Orthogonal matrix, n >= 2, det D = +1 or -1.
+    order : str
+        ``"paper"`` follows Listing 1 (neighbouring rows (q-1, q), some pairs
         repeat); ``"distinct"`` zeroes R[q, j] against row j, so each of the
         C(n, 2) pairs is used exactly once, as Theorem 3.1 states.
-    tol : largest accepted ``||D^T D - I||_F``.
+    tol : float
+        Largest accepted ``||D^T D - I||_F``.
 
     Returns
     -------
@@ -185,13 +193,17 @@ def givens_qr_rotations_only(D, order: str = "paper", fix_signs: bool = True,
 
     Parameters
     ----------
-    D : (n, n) orthogonal matrix.
-    order : as in :func:`jacobi_givens_qr`.
-    fix_signs : keep Listing 1's lines 7-10 (V = -I, a rotation). Then
+    D : numpy.ndarray, shape (n, n)
+        Orthogonal matrix.
+    order : str
+        As in :func:`jacobi_givens_qr`.
+    fix_signs : bool
+        Keep Listing 1's lines 7-10 (V = -I, a rotation). Then
         ``R = diag(1, ..., 1, det D)``: a single -1, in the corner, exactly when
         det D = -1. With ``False`` this is classical Givens QR and R may hold
         several -1 entries, always an odd number iff det D = -1.
-    tol : largest accepted ``||D^T D - I||_F``.
+    tol : float
+        Largest accepted ``||D^T D - I||_F``.
 
     Returns
     -------
@@ -211,12 +223,15 @@ def factor_matrix(factor, n: int) -> np.ndarray:
 
     Parameters
     ----------
-    factor : tuple, ``(i, j, V)`` or ``(B, V)``.
-    n : int, the dimension.
+    factor : tuple
+        ``(i, j, V)`` or ``(B, V)``.
+    n : int
+        The dimension.
 
     Returns
     -------
-    numpy.ndarray, W.
+    numpy.ndarray
+        W.
     """
     block, V = _as_block_factor(factor, n)
     W = np.eye(n)
@@ -229,13 +244,17 @@ def compose(factors: Sequence, n: int, X0=None) -> np.ndarray:
 
     Parameters
     ----------
-    factors : items ``(i, j, V)`` (k = 2) or ``(B, V)`` (any k), in application order.
-    n : the dimension.
-    X0 : optional (n, r) start; each factor does ``X(B, :) <- V X(B, :)``.
+    factors : Sequence
+        Items ``(i, j, V)`` (k = 2) or ``(B, V)`` (any k), in application order.
+    n : int
+        The dimension.
+    X0 : numpy.ndarray
+        Optional (n, r) start; each factor does ``X(B, :) <- V X(B, :)``.
 
     Returns
     -------
-    numpy.ndarray, the product applied to X0.
+    numpy.ndarray
+        The product applied to X0.
 
     Raises
     ------
@@ -287,11 +306,13 @@ def reflection_steps(factors: Sequence) -> list[int]:
 
     Parameters
     ----------
-    factors : sequence of factors, ``(i, j, V)`` or ``(B, V)``.
+    factors : Sequence
+        Sequence of factors, ``(i, j, V)`` or ``(B, V)``.
 
     Returns
     -------
-    list of int, the positions.
+    list of int
+        The positions.
     """
     return [pos for pos, factor in enumerate(factors) if np.linalg.det(np.asarray(factor[-1], dtype=float)) < 0]
 
@@ -301,11 +322,13 @@ def describe_factors(factors: Sequence[Factor]) -> list[tuple[int, int, str, flo
 
     Parameters
     ----------
-    factors : sequence of (i, j, V), the factors.
+    factors : sequence of (i, j, V)
+        The factors.
 
     Returns
     -------
-    list of tuple, one per factor.
+    list of tuple
+        One per factor.
 
     Raises
     ------
@@ -329,13 +352,17 @@ def orthogonal_map(X0, X, det: int | None = None, tol: float = 1e-8) -> np.ndarr
 
     Parameters
     ----------
-    X0, X : (n, r) points of St(n, r).
-    det : None (whatever the SVD gives), +1 or -1.
-    tol : tolerance of the St(n, r) check on X0 and X.
+    X0, X : numpy.ndarray, shape (n, r)
+        Points of St(n, r).
+    det : int or None
+        +1 or -1; None: whatever the SVD gives.
+    tol : float
+        Tolerance of the St(n, r) check on X0 and X.
 
     Returns
     -------
-    numpy.ndarray, D.
+    numpy.ndarray
+        D.
 
     Raises
     ------
@@ -370,12 +397,19 @@ def path_between(X0, X, order: str = "paper", det: int | None = None, tol: float
 
     Parameters
     ----------
-    X0, X : numpy.ndarray, points of St(n, r).
-    order, det, tol : as in :func:`jacobi_givens_qr` and :func:`orthogonal_map`.
+    X0, X : numpy.ndarray
+        Points of St(n, r).
+    order : str
+        As in :func:`jacobi_givens_qr` and :func:`orthogonal_map`.
+    det : int or None
+        As in :func:`jacobi_givens_qr` and :func:`orthogonal_map`.
+    tol : float
+        As in :func:`jacobi_givens_qr` and :func:`orthogonal_map`.
 
     Returns
     -------
-    list of (i, j, V), the factors.
+    list of (i, j, V)
+        The factors.
 
     Raises
     ------
@@ -391,11 +425,13 @@ def factor_count(n: int) -> int:
 
     Parameters
     ----------
-    n : int, the dimension.
+    n : int
+        The dimension.
 
     Returns
     -------
-    int, C(n, 2).
+    int
+        C(n, 2).
     """
     return comb(n, 2)
 
@@ -411,12 +447,15 @@ def closest_with_det(T, det: int) -> tuple[np.ndarray, float]:
 
     Parameters
     ----------
-    T : array_like, a point of O(n).
-    det : int, +1 or -1.
+    T : array_like
+        A point of O(n).
+    det : int
+        +1 or -1.
 
     Returns
     -------
-    tuple, the closest point and the squared distance.
+    tuple
+        The closest point and the squared distance.
 
     Raises
     ------
@@ -441,13 +480,17 @@ def random_orthogonal(n: int, det: int, rng=None) -> np.ndarray:
 
     Parameters
     ----------
-    n : int, the dimension.
-    det : int, +1 or -1.
-    rng : int, numpy.random.Generator or None, draws the point.
+    n : int
+        The dimension.
+    det : int
+        +1 or -1.
+    rng : int, numpy.random.Generator or None
+        Draws the point.
 
     Returns
     -------
-    numpy.ndarray, the point.
+    numpy.ndarray
+        The point.
 
     Raises
     ------

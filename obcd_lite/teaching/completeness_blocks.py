@@ -31,12 +31,15 @@ def embed_factors(factors: Sequence[Factor], n: int, k: int) -> list[tuple[tuple
 
     Parameters
     ----------
-    factors : sequence of (i, j, V), the 2 x 2 factors.
-    n, k : int, the dimension and the block size.
+    factors : sequence of (i, j, V)
+        The 2 x 2 factors.
+    n, k : int
+        The dimension and the block size.
 
     Returns
     -------
-    list of (B, V), the block factors.
+    list of (B, V)
+        The block factors.
 
     Raises
     ------
@@ -67,12 +70,15 @@ def distinct_block_factors(factors: Sequence[Factor], n: int, k: int) -> list[tu
 
     Parameters
     ----------
-    factors : sequence of (i, j, V), the 2 x 2 factors, on distinct pairs.
-    n, k : int, the dimension and the block size.
+    factors : sequence of (i, j, V)
+        The 2 x 2 factors, on distinct pairs.
+    n, k : int
+        The dimension and the block size.
 
     Returns
     -------
-    list of (B, V), C(n, k) block factors.
+    list of (B, V)
+        C(n, k) block factors.
 
     Raises
     ------
@@ -114,12 +120,15 @@ def three_block_factors(D, tol: float = ORTHOGONAL_TOL) -> list[tuple[tuple[int,
 
     Parameters
     ----------
-    D : array_like, the n x n orthogonal matrix.
-    tol : float, the largest accepted ``||D^T D - I||_F``.
+    D : array_like
+        The n x n orthogonal matrix.
+    tol : float
+        The largest accepted ``||D^T D - I||_F``.
 
     Returns
     -------
-    list of (B, V), n block factors.
+    list of (B, V)
+        n block factors.
 
     Raises
     ------
@@ -166,13 +175,17 @@ def angle_jacobian_rank(factors: Sequence[Factor], n: int, tol: float = 1e-9) ->
 
     Parameters
     ----------
-    factors : sequence of (i, j, V), the factors.
-    n : int, the dimension.
-    tol : float, the rank's tolerance.
+    factors : sequence of (i, j, V)
+        The factors.
+    n : int
+        The dimension.
+    tol : float
+        The rank's tolerance.
 
     Returns
     -------
-    int, the rank.
+    int
+        The rank.
 
     Raises
     ------

@@ -32,6 +32,11 @@ def step_state(D, factors: Sequence[Factor], step: int) -> dict:
         ``remaining`` = W_m ... W_{step+1} = D product^T (the transpose of Listing 1's R),
         ``pair``/``branch``/``theta`` of factor ``step`` (None at step 0), ``branches`` of all factors, and
         ``error`` = ||remaining - I||_F, the distance still to go.
+
+    Raises
+    ------
+    ValueError
+        If ``step`` is not an integer in [0, m], m the number of steps.
     """
     D = as_matrix(D, "D")
     n = D.shape[0]

@@ -89,7 +89,10 @@ def objective_2x2(V: ArrayLike, T: ArrayLike, mu: float = 0.0) -> float:
     ----------
     V : array_like
         The 2 x 2 point.
-    T, mu : as in :func:`critical_points_2x2`.
+    T : array_like
+        As in :func:`critical_points_2x2`.
+    mu : float
+        As in :func:`critical_points_2x2`.
 
     Returns
     -------
@@ -107,7 +110,10 @@ def landscape_2x2(T: ArrayLike, mu: float = 0.0, thetas: ArrayLike | None = None
 
     Parameters
     ----------
-    T, mu : as in :func:`critical_points_2x2`.
+    T : array_like
+        As in :func:`critical_points_2x2`.
+    mu : float
+        As in :func:`critical_points_2x2`.
     thetas : array_like or None
         The angles.
 
@@ -132,8 +138,10 @@ def critical_points_2x2(T: ArrayLike, mu: float = 0.0) -> list[CriticalPoint]:
 
     Parameters
     ----------
-    T : (2, 2) array, the target.
-    mu : float >= 0, the l1 weight (the paper's second example has mu = 5).
+    T : numpy.ndarray, shape (2, 2)
+        The target.
+    mu : float
+        Float >= 0, the l1 weight (the paper's second example has mu = 5).
 
     Returns
     -------
@@ -173,12 +181,17 @@ def bs2_points_2x2(T: ArrayLike, mu: float = 0.0, alpha: float = 1e-5) -> list[C
 
     Parameters
     ----------
-    T, mu : as in :func:`critical_points_2x2`.
-    alpha : float > 0, the proximal parameter alpha of eq. (11).
+    T : array_like
+        As in :func:`critical_points_2x2`.
+    mu : float
+        As in :func:`critical_points_2x2`.
+    alpha : float
+        Float > 0, the proximal parameter alpha of eq. (11).
 
     Returns
     -------
-    list of CriticalPoint, the subset of ``critical_points_2x2(T, mu)`` that are BS_2-points.
+    list of CriticalPoint
+        The subset of ``critical_points_2x2(T, mu)`` that are BS_2-points.
     """
     T, mu = _check_target(T, mu)
     alpha = check_nonnegative(alpha, "alpha", strict=True)
@@ -219,7 +232,10 @@ def global_minimum_2x2(T: ArrayLike, mu: float = 0.0) -> CriticalPoint:
 
     Parameters
     ----------
-    T, mu : as in :func:`critical_points_2x2`.
+    T : array_like
+        As in :func:`critical_points_2x2`.
+    mu : float
+        As in :func:`critical_points_2x2`.
 
     Returns
     -------
@@ -248,7 +264,10 @@ def criticality_residual(V: ArrayLike, T: ArrayLike, mu: float = 0.0, zero_tol: 
     ----------
     V : array_like
         The point of O(2).
-    T, mu : as in :func:`critical_points_2x2`.
+    T : array_like
+        As in :func:`critical_points_2x2`.
+    mu : float
+        As in :func:`critical_points_2x2`.
     zero_tol : float or None
         Which entries count as zero.
 
@@ -281,7 +300,12 @@ def kink_derivatives(V: ArrayLike, T: ArrayLike, mu: float = 0.0,
 
     Parameters
     ----------
-    V, T, mu, zero_tol : as in :func:`criticality_residual` (``zero_tol``: which entries vanish).
+    V, T : array_like
+        As in :func:`criticality_residual` (``zero_tol``: which entries vanish).
+    mu : float
+        As in :func:`criticality_residual` (``zero_tol``: which entries vanish).
+    zero_tol : float or None
+        As in :func:`criticality_residual` (``zero_tol``: which entries vanish).
 
     Returns
     -------
@@ -311,7 +335,10 @@ def sampled_extrema_2x2(T: ArrayLike, mu: float = 0.0, samples: int = 2**14) -> 
 
     Parameters
     ----------
-    T, mu : as in :func:`critical_points_2x2`.
+    T : array_like
+        As in :func:`critical_points_2x2`.
+    mu : float
+        As in :func:`critical_points_2x2`.
     samples : int
         The angles per circle.
 

@@ -125,7 +125,11 @@ class Form:
 
     Parameters
     ----------
-    kind, shape, nonnegative
+    kind : str
+        As in :func:`form`.
+    shape : tuple of int or None
+        As in :func:`form`.
+    nonnegative : bool
         As in :func:`form`.
     """
 
@@ -326,7 +330,10 @@ def has_critical_count(T: ArrayLike, mu: float, expected: int) -> bool:
 
     Parameters
     ----------
-    T, mu : as in :func:`obcd_lite.teaching.critical_points.critical_points_2x2`.
+    T : array_like
+        As in :func:`obcd_lite.teaching.critical_points.critical_points_2x2`.
+    mu : float
+        As in :func:`obcd_lite.teaching.critical_points.critical_points_2x2`.
     expected : int
         The count asked for.
 

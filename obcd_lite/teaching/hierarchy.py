@@ -42,10 +42,14 @@ class Witness:
 
     Attributes
     ----------
-    problem : Problem, the problem.
-    X : numpy.ndarray, the point.
-    brute, pair_ranges, pair_values : dict, the certificates above, per pair B.
-    residual : float, the criticality residual.
+    problem : Problem
+        The problem.
+    X : numpy.ndarray
+        The point.
+    brute, pair_ranges, pair_values : dict
+        The certificates above, per pair B.
+    residual : float
+        The criticality residual.
     """
 
     problem: object
@@ -64,12 +68,15 @@ def pair_conditions(problem, X) -> tuple[dict, dict]:
 
     Parameters
     ----------
-    problem : Problem, the problem min f(X) + h(X).
-    X : numpy.ndarray, the point, on St(n, r).
+    problem : Problem
+        The problem min f(X) + h(X).
+    X : numpy.ndarray
+        The point, on St(n, r).
 
     Returns
     -------
-    tuple of dict, {B: (lo, hi)} and {B: the zeroing values}.
+    tuple of dict
+        {B: (lo, hi)} and {B: the zeroing values}.
     """
     X = snap_point(X)
     grad = problem.grad(X)
@@ -101,14 +108,19 @@ def certify_witness(problem, X, alpha: float = 1e-5, grid: int = 40_001) -> Witn
 
     Parameters
     ----------
-    problem : Problem, the problem min f(X) + h(X).
-    X : numpy.ndarray, the point, on St(n, r).
-    alpha : float, the proximal parameter of eq. (11).
-    grid : int, the brute force's angles per circle.
+    problem : Problem
+        The problem min f(X) + h(X).
+    X : numpy.ndarray
+        The point, on St(n, r).
+    alpha : float
+        The proximal parameter of eq. (11).
+    grid : int
+        The brute force's angles per circle.
 
     Returns
     -------
-    Witness, the point with its certificates.
+    Witness
+        The point with its certificates.
     """
     G = problem.grad(X)
     brute = {}
@@ -130,12 +142,15 @@ def bs2_not_critical_witness(penalty: str = "l1", tau: float | None = None) -> W
 
     Parameters
     ----------
-    penalty : str, "l1", "l0" or "capped_l1".
-    tau : float or None, the cap of "capped_l1".
+    penalty : str
+        "l1", "l0" or "capped_l1".
+    tau : float or None
+        The cap of "capped_l1".
 
     Returns
     -------
-    Witness, the certified witness.
+    Witness
+        The certified witness.
 
     Raises
     ------
@@ -170,14 +185,21 @@ def solver_limits(problem, r: int, solvers: dict, starts: int, rng=0) -> list[tu
 
     Parameters
     ----------
-    problem : Problem, the problem min f(X) + h(X).
-    r, starts : int, the columns of X and the random starts.
-    solvers : dict, {label: (registry name, options)}.
-    rng : int or numpy.random.Generator, draws the starts.
+    problem : Problem
+        The problem min f(X) + h(X).
+    r : int
+        The columns of X.
+    solvers : dict
+        {label: (registry name, options)}.
+    starts : int
+        The random starts.
+    rng : int or numpy.random.Generator
+        Draws the starts.
 
     Returns
     -------
-    list of tuple, (label, X) per run.
+    list of tuple
+        (label, X) per run.
     """
     rng = np.random.default_rng(rng)
     X0s = [random_start(problem.n, r, rng, problem.h) for _ in range(starts)]
@@ -208,6 +230,7 @@ def teaching_ks(problem, Q: str | None = None) -> tuple[int, ...]:
     Returns
     -------
     tuple of int
+        The block sizes k to test.
     """
     return tuple(range(2, problem.n + 1)) if (problem.h.is_zero and Q != "exact") else (2,)
 
@@ -219,16 +242,27 @@ def census(problem, r: int, solvers: dict, starts: int = 10, *, alpha: float = 1
 
     Parameters
     ----------
-    problem : Problem, the problem min f(X) + h(X).
-    r, starts : int, the columns of X and the random starts.
-    solvers : dict, {label: (registry name, options)}.
-    alpha, zero_tol : float, the proximal parameter of eq. (11); entries at most zero_tol in absolute value are zeros.
-    rng : int or numpy.random.Generator, draws the starts.
-    global_min : GlobalMinimum or None, the global search's result; None: computed.
+    problem : Problem
+        The problem min f(X) + h(X).
+    r : int
+        The columns of X.
+    solvers : dict
+        {label: (registry name, options)}.
+    starts : int
+        The random starts.
+    alpha : float
+        The proximal parameter of eq. (11).
+    rng : int or numpy.random.Generator
+        Draws the starts.
+    global_min : GlobalMinimum or None
+        The global search's result; None: computed.
+    zero_tol : float
+        Entries at most zero_tol in absolute value are zeros.
 
     Returns
     -------
-    dict, ``rows``, ``counts`` and ``global_min``.
+    dict
+        ``rows``, ``counts`` and ``global_min``.
     """
     if global_min is None:
         global_min = global_minimum(problem, r=r, rng=0)
@@ -254,14 +288,25 @@ def search_gaps(penalty: str, trials: int, *, n: int = 3, r: int = 2, lam: float
 
     Parameters
     ----------
-    penalty : str, the penalty's name.
-    n, r, trials, max_iter : int, the shape of St(n, r), the random problems and OBCD's iterations.
-    lam, alpha : float, the penalty's weight and the proximal parameter of eq. (11).
-    rng : int or numpy.random.Generator, draws the problems and starts.
+    penalty : str
+        The penalty's name.
+    trials : int
+        The random problems.
+    n, r : int
+        The shape of St(n, r).
+    lam : float
+        The penalty's weight.
+    max_iter : int
+        OBCD's iterations.
+    alpha : float
+        The proximal parameter of eq. (11).
+    rng : int or numpy.random.Generator
+        Draws the problems and starts.
 
     Returns
     -------
-    dict, the counts and the gaps found, as above.
+    dict
+        The counts and the gaps found, as above.
     """
     rng = np.random.default_rng(rng)
     found = {"searched": (trials, trials), "bs2": 0, "bs2_not_critical": [], "critical_not_bs2": []}
@@ -290,12 +335,15 @@ def eigen_critical_points(C, r: int) -> list[tuple[tuple, np.ndarray]]:
 
     Parameters
     ----------
-    C : array_like, the symmetric n x n matrix.
-    r : int, the columns of X.
+    C : array_like
+        The symmetric n x n matrix.
+    r : int
+        The columns of X.
 
     Returns
     -------
-    list of tuple, (eigen-indices, X) per r-subset.
+    list of tuple
+        (eigen-indices, X) per r-subset.
     """
     _, U = np.linalg.eigh(C)
     U = U[:, ::-1]
@@ -315,14 +363,23 @@ def bs2_not_global(penalties=("l1", "l0", "nonneg"), *, n: int = 4, r: int = 2, 
 
     Parameters
     ----------
-    penalties : sequence of str, the penalties' names.
-    n, r, seed, starts : int, the shape of St(n, r), the problems' seed and OBCD's random starts.
-    lam : float, the penalties' weight.
-    alpha : float, the proximal parameter of eq. (11).
+    penalties : sequence of str
+        The penalties' names.
+    n, r : int
+        The shape of St(n, r).
+    lam : float
+        The penalties' weight.
+    seed : int
+        The problems' seed.
+    starts : int
+        OBCD's random starts.
+    alpha : float
+        The proximal parameter of eq. (11).
 
     Returns
     -------
-    list of dict, one row per penalty.
+    list of dict
+        One row per penalty.
     """
     rows = []
     for penalty in penalties:
@@ -350,13 +407,17 @@ def alpha_sweep_2x2(T, mu: float, alphas) -> list[int]:
 
     Parameters
     ----------
-    T : array_like, the 2 x 2 target.
-    mu : float, the l1 weight.
-    alphas : sequence of float, the proximal parameters of eq. (11).
+    T : array_like
+        The 2 x 2 target.
+    mu : float
+        The l1 weight.
+    alphas : sequence of float
+        The proximal parameters of eq. (11).
 
     Returns
     -------
-    list of int, the count per alpha.
+    list of int
+        The count per alpha.
     """
     return [len(bs2_points_2x2(T, mu, alpha)) for alpha in alphas]
 
@@ -366,14 +427,19 @@ def alpha_sweep_points(problem, points, alphas, Q: str = "exact") -> np.ndarray:
 
     Parameters
     ----------
-    problem : Problem, the problem min f(X) + h(X).
-    points : sequence of numpy.ndarray, the candidate points.
-    alphas : sequence of float, the proximal parameters of eq. (11).
-    Q : str, the majorizer's Q.
+    problem : Problem
+        The problem min f(X) + h(X).
+    points : sequence of numpy.ndarray
+        The candidate points.
+    alphas : sequence of float
+        The proximal parameters of eq. (11).
+    Q : str
+        The majorizer's Q.
 
     Returns
     -------
-    numpy.ndarray, the boolean verdicts.
+    numpy.ndarray
+        The boolean verdicts.
     """
     return np.array([[block_report(problem, X, 2, alpha=a, Q=Q).stationary for a in alphas] for X in points])
 
@@ -385,14 +451,19 @@ def two_pair_descent(witness: Witness, thetas, entry=(2, 1), pairs=((0, 2), (1, 
 
     Parameters
     ----------
-    witness : Witness, the BS_2 witness.
-    thetas : array_like, the angles (the retraction's steps t).
-    entry : tuple of int, the zero entry the joint curve keeps.
-    pairs : tuple of tuple, the two pairs.
+    witness : Witness
+        The BS_2 witness.
+    thetas : array_like
+        The angles (the retraction's steps t).
+    entry : tuple of int
+        The zero entry the joint curve keeps.
+    pairs : tuple of tuple
+        The two pairs.
 
     Returns
     -------
-    dict, F - F(X) along each curve.
+    dict
+        F - F(X) along each curve.
     """
     problem, X = witness.problem, witness.X
     F0 = problem.F(X)
@@ -426,12 +497,15 @@ def three_row_descent(witness: Witness, theta: float = 0.01, alpha: float = 1e-5
 
     Parameters
     ----------
-    witness : Witness, the BS_2 witness.
-    theta, alpha : float, the first rotation's angle and the proximal parameter of eq. (11).
+    witness : Witness
+        The BS_2 witness.
+    theta, alpha : float
+        The first rotation's angle and the proximal parameter of eq. (11).
 
     Returns
     -------
-    dict, ``V``, ``K_change`` and ``F_change``.
+    dict
+        ``V``, ``K_change`` and ``F_change``.
     """
     problem, X = witness.problem, witness.X
     B = [0, 1, 2]
@@ -460,13 +534,17 @@ def scalar_q_search(trials: int = 60, n: int = 4, rng=0, Q: str = "scalar") -> d
 
     Parameters
     ----------
-    trials, n : int, the random C and their size.
-    rng : int or numpy.random.Generator, draws them.
-    Q : str, "scalar" or "lipschitz".
+    trials, n : int
+        The random C and their size.
+    rng : int or numpy.random.Generator
+        Draws them.
+    Q : str
+        "scalar" or "lipschitz".
 
     Returns
     -------
-    dict, ``patterns``, ``witness`` and ``searched``.
+    dict
+        ``patterns``, ``witness`` and ``searched``.
     """
     rng = np.random.default_rng(rng)
     patterns, witness = {}, None

@@ -27,9 +27,12 @@ class Exploration:
 
     Attributes
     ----------
-    solver : str, the solver's label.
-    result : Result, its output.
-    classification : object, its certificates (``optimality.classify``).
+    solver : str
+        The solver's label.
+    result : Result
+        Its output.
+    classification : object
+        Its certificates (``optimality.classify``).
     """
 
     solver: str
@@ -41,7 +44,8 @@ class Exploration:
 
         Returns
         -------
-        str, the lines.
+        str
+            The lines.
         """
         r = self.result
         return (f"{self.solver}: {r.iterations} iterations, stop: {r.stop_reason}\n"
@@ -55,17 +59,27 @@ def explore(n: int = 4, r: int = 1, penalty: str = "l1", lam: float = 0.1, k: in
 
     Parameters
     ----------
-    n, r, k : int, the shape of St(n, r) and OBCD's block size.
-    penalty : str, the penalty's name.
-    lam : float, its weight.
-    alpha : float, the proximal parameter of eq. (11).
-    seed : int, the problem's and the start's seed.
-    solver : str, "obcd" or a registered solver's name.
-    max_iter : int, the solver's iterations.
+    n, r : int
+        The shape of St(n, r).
+    penalty : str
+        The penalty's name.
+    lam : float
+        Its weight.
+    k : int
+        OBCD's block size.
+    alpha : float
+        The proximal parameter of eq. (11).
+    seed : int
+        The problem's and the start's seed.
+    solver : str
+        "obcd" or a registered solver's name.
+    max_iter : int
+        The solver's iterations.
 
     Returns
     -------
-    Exploration, the run and its certificates.
+    Exploration
+        The run and its certificates.
 
     Raises
     ------

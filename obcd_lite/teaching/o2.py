@@ -141,12 +141,19 @@ def compute(t11: float, t12: float, t21: float, t22: float, mu: float, start_the
 
     Parameters
     ----------
-    t11, t12, t21, t22 : entries of the target T.
-    mu : l1 weight, >= 0.
-    start_theta, start_branch : the start X0 = rot(theta) or ref(theta) of both methods.
-    alpha : OBCD's proximal parameter (eq. (11)), > 0; also the alpha of the BS_2 test, which
+    t11, t12, t21, t22 : float
+        Entries of the target T.
+    mu : float
+        The l1 weight, >= 0.
+    start_theta : float
+        theta of the start X0 = rot(theta) or ref(theta) of both methods.
+    start_branch : str
+        "rot" or "ref": the start's branch.
+    alpha : float
+        OBCD's proximal parameter (eq. (11)), > 0; also the alpha of the BS_2 test, which
         depends on it: K(V; X) = F(VX) + alpha/2 ||V - I||_F^2 for n = k = 2.
-    cayley_iter : iteration budget of the Cayley method.
+    cayley_iter : int
+        Iteration budget of the Cayley method.
 
     Returns
     -------
@@ -205,6 +212,11 @@ def rotation_orbit(k: int) -> dict:
     -------
     dict
         ``{"k", "thetas", "matrices", "closes"}``, where ``closes`` says that rot(2 pi / k)^k = I (to 1e-12).
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not a positive integer.
     """
     if int(k) != k or k < 1:
         raise ValueError(f"k must be a positive integer, got k = {k!r}")

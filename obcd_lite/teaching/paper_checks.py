@@ -272,7 +272,8 @@ def tangent_projection(n: int = 6, r: int = 3, trials: int = 200, rng=0) -> dict
 
     Parameters
     ----------
-    n, r, trials : as in :func:`remark_3_5`.
+    n, r, trials : int
+        As in :func:`remark_3_5`.
     rng : int or numpy.random.Generator
         Draws X, G and the tangent Y.
 

@@ -49,8 +49,10 @@ class RateRun:
 
     Attributes
     ----------
-    s, s_limit, e2, e1, lhs44, sqrt_s_next, dist, err : numpy.ndarray, the per-iterate arrays above.
-    gamma, phi, alpha, kappa, c : float, the constants above (alpha: OBCD's proximal parameter).
+    s, s_limit, e2, e1, lhs44, sqrt_s_next, dist, err : numpy.ndarray
+        The per-iterate arrays above.
+    gamma, phi, alpha, kappa, c : float
+        The constants above (alpha: OBCD's proximal parameter).
     """
 
     s: np.ndarray
@@ -79,12 +81,23 @@ def rate_run(n: int = 5, r: int = 2, alpha: float = 0.5, iters: int = 120, seed:
 
     Parameters
     ----------
-    n, r, seed : the default problem, sparse PCA on randn data (h = 0), and its random start.
-    alpha, iters : OBCD's proximal parameter and the number of steps.
-    tail : iterates before it are left out when fitting the KL constant (Proposition 4.9 holds near the
+    n, r : int
+        The shape of the default problem, sparse PCA on randn data (h = 0).
+    alpha : float
+        OBCD's proximal parameter.
+    iters : int
+        The number of steps.
+    seed : int
+        The seed of the default problem and its random start.
+    tail : int
+        Iterates before it are left out when fitting the KL constant (Proposition 4.9 holds near the
         limit only).
-    problem, X0 : another h = 0 problem (any QuadraticProblem) and its start, instead of the default.
-    reference : the F_inf in s = F(X^t) - F_inf and phi_t = phi(s_t): "global" (min F over St(n, r): the
+    problem : Problem or None
+        Another h = 0 problem (any QuadraticProblem), instead of the default.
+    X0 : numpy.ndarray or None
+        Its start.
+    reference : str
+        The F_inf in s = F(X^t) - F_inf and phi_t = phi(s_t): "global" (min F over St(n, r): the
         r smallest eigenvalues for sparse PCA, else the certified global search) as Theorem 4.10(a)
         writes it, or "limit" (F(X^inf), X^inf the last iterate), where the KL inequality is taken.
 
@@ -173,12 +186,15 @@ def rate_report(run: RateRun, floor: float = GAP_FLOOR) -> dict:
 
     Parameters
     ----------
-    run : RateRun, the run.
-    floor : float, the smallest F(X^t) - F(X^inf) that counts.
+    run : RateRun
+        The run.
+    floor : float
+        The smallest F(X^t) - F(X^inf) that counts.
 
     Returns
     -------
-    dict, the ratios and rates named above, with ``iterations`` (the iterates that count).
+    dict
+        The ratios and rates named above, with ``iterations`` (the iterates that count).
     """
     live = np.flatnonzero(run.s_limit > floor)
     live = live[(live >= 1) & (live < len(run.s) - 1)]
@@ -223,14 +239,19 @@ def l1_subgradient_bound(problem, r: int, trials: int = 200, rng=0) -> dict:
 
     Parameters
     ----------
-    problem : Problem, a problem with h = lam ||X||_1 and f = 1/2 tr(XᵀCX) + <L, X>.
-    r : int, the columns of X.
-    trials : int, the random (X, S).
-    rng : int or numpy.random.Generator, draws them.
+    problem : Problem
+        A problem with h = lam ||X||_1 and f = 1/2 tr(XᵀCX) + <L, X>.
+    r : int
+        The columns of X.
+    trials : int
+        The random (X, S).
+    rng : int or numpy.random.Generator
+        Draws them.
 
     Returns
     -------
-    dict, ``C_F`` and ``largest``.
+    dict
+        ``C_F`` and ``largest``.
     """
     rng = np.random.default_rng(rng)
     n, lam = problem.n, problem.h.lam
@@ -269,14 +290,19 @@ def lemma_4_4_a_witness(lam: float = 1.34, alpha: float = 1e-5, T=None, step_tol
 
     Parameters
     ----------
-    lam : float, the l1 weight.
-    alpha : float, the proximal parameter of eq. (11).
-    T : array_like or None, Another target; None: the witness's.
-    step_tol : float, the relative gain below which a block does not move.
+    lam : float
+        The l1 weight.
+    alpha : float
+        The proximal parameter of eq. (11).
+    T : array_like or None
+        Another target; None: the witness's.
+    step_tol : float
+        The relative gain below which a block does not move.
 
     Returns
     -------
-    dict, the quantities named above.
+    dict
+        The quantities named above.
     """
     X = bs2_not_critical_witness("l1").X
     problem = procrustes(np.asarray(WITNESS_T if T is None else T, dtype=float), L1(lam))
@@ -318,12 +344,15 @@ def lemma_4_4_a_scan(lams=(1.34, 1.3409, 1.341, 1.345, 1.349), alpha: float = 1e
 
     Parameters
     ----------
-    lams : sequence of float, the l1 weights.
-    alpha : float, the proximal parameter of eq. (11).
+    lams : sequence of float
+        The l1 weights.
+    alpha : float
+        The proximal parameter of eq. (11).
 
     Returns
     -------
-    dict, {lam: (E||V - I||^2, left side)}.
+    dict
+        {lam: (E||V - I||^2, left side)}.
     """
     return {lam: (w["e2"], w["lhs"]) for lam in lams for w in [lemma_4_4_a_witness(lam, alpha)]}
 
@@ -350,13 +379,17 @@ def lemma_4_4_a_family(deltas=(1e-2, 1e-3, 1e-4), alpha: float = 1e-5, lam: floa
 
     Parameters
     ----------
-    deltas : sequence of float, the distances past s*.
-    alpha : float, the proximal parameter of eq. (11).
-    lam : float, the l1 weight.
+    deltas : sequence of float
+        The distances past s*.
+    alpha : float
+        The proximal parameter of eq. (11).
+    lam : float
+        The l1 weight.
 
     Returns
     -------
-    dict, ``s_star`` and ``rows``.
+    dict
+        ``s_star`` and ``rows``.
 
     Raises
     ------
@@ -394,12 +427,15 @@ def theorem_4_6_witness(steps: int = 300, rng=3) -> dict:
 
     Parameters
     ----------
-    steps : int, OBCD's steps.
-    rng : int or numpy.random.Generator, draws OBCD's blocks.
+    steps : int
+        OBCD's steps.
+    rng : int or numpy.random.Generator
+        Draws OBCD's blocks.
 
     Returns
     -------
-    dict, the witness, its block gaps, how far OBCD moved it, its distances and F's bounds.
+    dict
+        The witness, its block gaps, how far OBCD moved it, its distances and F's bounds.
     """
     w = bs2_not_critical_witness("l1")
     problem, X = w.problem, w.X
@@ -434,18 +470,27 @@ def theory_run(problem, X0, *, k: int = 2, alpha: float = 1.0, max_iter: int = 3
 
     Parameters
     ----------
-    problem : Problem, the problem min f(X) + h(X).
-    X0 : numpy.ndarray, the start, on St(n, r).
-    k : int, the block size.
-    alpha : float, the proximal parameter of eq. (11).
-    max_iter : int, OBCD's steps.
-    rng : int or numpy.random.Generator, draws the working sets.
-    checkpoints : int, the number of T checked.
-    F_lower : float or None, a lower bound of F on St(n, r).
+    problem : Problem
+        The problem min f(X) + h(X).
+    X0 : numpy.ndarray
+        The start, on St(n, r).
+    k : int
+        The block size.
+    alpha : float
+        The proximal parameter of eq. (11).
+    max_iter : int
+        OBCD's steps.
+    rng : int or numpy.random.Generator
+        Draws the working sets.
+    checkpoints : int
+        The number of T checked.
+    F_lower : float or None
+        A lower bound of F on St(n, r).
 
     Returns
     -------
-    dict, the arrays named above.
+    dict
+        The arrays named above.
     """
     Q = "exact" if k == 2 else "scalar"
     steps = {"decrease": [], "v_term": [], "x_term": []}
@@ -481,12 +526,15 @@ def gamma_check(n: int, k: int, rng=0) -> dict:
 
     Parameters
     ----------
-    n, k : int, the size of A and of the blocks.
-    rng : int or numpy.random.Generator, draws A.
+    n, k : int
+        The size of A and of the blocks.
+    rng : int or numpy.random.Generator
+        Draws A.
 
     Returns
     -------
-    dict, gamma, its closed form and both sides of the identity.
+    dict
+        gamma, its closed form and both sides of the identity.
     """
     rng = np.random.default_rng(rng)
     M = rng.standard_normal((n, n))
@@ -504,11 +552,15 @@ def block_residuals(problem, X) -> dict:
 
     Parameters
     ----------
-    problem, X : as in :func:`obcd_lite.teaching.hierarchy.pair_conditions`.
+    problem : Problem
+        As in :func:`obcd_lite.teaching.hierarchy.pair_conditions`.
+    X : numpy.ndarray
+        As in :func:`obcd_lite.teaching.hierarchy.pair_conditions`.
 
     Returns
     -------
-    dict, {B: the residual}.
+    dict
+        {B: the residual}.
     """
     ranges, _ = pair_conditions(problem, X)
     return {B: math.sqrt(2.0) * max(0.0, lo, -hi) for B, (lo, hi) in ranges.items()}
@@ -519,11 +571,15 @@ def lemma44_check(problem, X) -> dict:
 
     Parameters
     ----------
-    problem, X : as in :func:`block_residuals`.
+    problem : Problem
+        As in :func:`block_residuals`.
+    X : numpy.ndarray
+        As in :func:`block_residuals`.
 
     Returns
     -------
-    dict, ``lhs``, ``rhs``, ``holds`` and ``per_block``.
+    dict
+        ``lhs``, ``rhs``, ``holds`` and ``per_block``.
     """
     n = X.shape[0]
     per_block = block_residuals(problem, X)

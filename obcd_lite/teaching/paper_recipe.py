@@ -34,14 +34,19 @@ def circle_values(coeffs, h, c_, s_, keep=None) -> np.ndarray:
 
     Parameters
     ----------
-    coeffs : tuple, ``(a, b, cq, d, e, x, y)``.
-    h : Penalty, the penalty.
-    c_, s_ : numpy.ndarray, the points.
-    keep : numpy.ndarray or None, the mask.
+    coeffs : tuple
+        ``(a, b, cq, d, e, x, y)``.
+    h : Penalty
+        The penalty.
+    c_, s_ : numpy.ndarray
+        The points.
+    keep : numpy.ndarray or None
+        The mask.
 
     Returns
     -------
-    numpy.ndarray, F per point.
+    numpy.ndarray
+        F per point.
     """
     a_, b_, cq_, d_, e_, x, y = coeffs
     c_, s_ = np.atleast_1d(np.asarray(c_, dtype=float)), np.atleast_1d(np.asarray(s_, dtype=float))
@@ -62,12 +67,15 @@ def real_roots(coeffs, imag_tol: float = 1e-6) -> np.ndarray:
 
     Parameters
     ----------
-    coeffs : array_like, [c4, ..., c0].
-    imag_tol : float, the relative imaginary part that counts as real.
+    coeffs : array_like
+        [c4, ..., c0].
+    imag_tol : float
+        The relative imaginary part that counts as real.
 
     Returns
     -------
-    numpy.ndarray, the real roots.
+    numpy.ndarray
+        The real roots.
     """
     roots = quartic_real_roots(np.asarray(coeffs, dtype=float), imag_tol)
     return np.sort(roots[np.isfinite(roots)])
@@ -79,16 +87,23 @@ def paper_candidates(coeffs, h, sigma: int, crossing_sign: int = 1, drop_zero_y:
 
     Parameters
     ----------
-    coeffs : (a, b, cq, d, e, x, y) of one branch of eq. (1-D).
-    h : one of ``obcd_lite.penalties`` L0, L1, NonNeg (the paper's three cases) or Zero.
-    sigma : +1 for p(t), -1 for p~(t) (Lemma B.1), which the paper "extends naturally".
-    crossing_sign : +1 takes the paper's breakpoints t = x_i / y_i, -1 the correct -x_i / y_i.
-    drop_zero_y : drop the entries with y_i = 0, as the paper says ("does not affect the minimizer").
-    l1_intervals : "paper" splits the line at the 4r points +-x_i/y_i; "kinks" at the true kinks.
+    coeffs : tuple of float
+        (a, b, cq, d, e, x, y) of one branch of eq. (1-D).
+    h : Penalty
+        One of ``obcd_lite.penalties`` L0, L1, NonNeg (the paper's three cases) or Zero.
+    sigma : int
+        +1 for p(t), -1 for p~(t) (Lemma B.1), which the paper "extends naturally".
+    crossing_sign : int
+        +1 takes the paper's breakpoints t = x_i / y_i, -1 the correct -x_i / y_i.
+    drop_zero_y : bool
+        Drop the entries with y_i = 0, as the paper says ("does not affect the minimizer").
+    l1_intervals : str
+        "paper" splits the line at the 4r points +-x_i/y_i; "kinks" at the true kinks.
 
     Returns
     -------
-    numpy.ndarray, the candidates t, sorted.
+    numpy.ndarray
+        The candidates t, sorted.
     """
     a_, b_, cq_, d_, e_, x, y = coeffs
     keep = (y != 0) if drop_zero_y else np.ones_like(y, dtype=bool)
@@ -133,14 +148,17 @@ def paper_choice(coeffs, h, **recipe) -> tuple[float, float, float]:
 
     Parameters
     ----------
-    coeffs : tuple, ``(a, b, cq, d, e, x, y)`` of one branch.
-    h : Penalty, the penalty.
+    coeffs : tuple
+        ``(a, b, cq, d, e, x, y)`` of one branch.
+    h : Penalty
+        The penalty.
     **recipe
         The keywords of :func:`paper_candidates` after ``sigma``.
 
     Returns
     -------
-    tuple of float, (c, s, value).
+    tuple of float
+        (c, s, value).
     """
     keep = (coeffs[6] != 0) if recipe.get("drop_zero_y", True) else None
     finals_c, finals_s = [0.0, 0.0], [1.0, -1.0]
@@ -167,14 +185,17 @@ def paper_solve(Qt, P, Z, h, **recipe) -> float:
 
     Parameters
     ----------
-    Qt, P, Z : array_like, the data of problem (3).
-    h : Penalty, the penalty.
+    Qt, P, Z : array_like
+        The data of problem (3).
+    h : Penalty
+        The penalty.
     **recipe
         The keywords of :func:`paper_candidates` after ``sigma``.
 
     Returns
     -------
-    float, the value.
+    float
+        The value.
     """
     coeffs = branch_coefficients(np.asarray(Qt, float), np.asarray(P, float), np.asarray(Z, float))
     values = [paper_choice(tuple(m[k] for m in coeffs), h, **recipe)[2] for k in range(2)]
@@ -186,12 +207,15 @@ def l1_sign_vectors(x, y, cuts) -> np.ndarray:
 
     Parameters
     ----------
-    x, y : numpy.ndarray, the entries u = x + t y.
-    cuts : array_like, the interval ends.
+    x, y : numpy.ndarray
+        The entries u = x + t y.
+    cuts : array_like
+        The interval ends.
 
     Returns
     -------
-    numpy.ndarray, one sign vector per interval.
+    numpy.ndarray
+        One sign vector per interval.
     """
     x, y = np.asarray(x, float), np.asarray(y, float)
     return np.array([np.sign(x + m * y) for m in _interval_points(np.sort(np.asarray(cuts, float)))])
@@ -202,11 +226,13 @@ def paper_l1_cuts(x, y) -> np.ndarray:
 
     Parameters
     ----------
-    x, y : numpy.ndarray, the entries u = x + t y.
+    x, y : numpy.ndarray
+        The entries u = x + t y.
 
     Returns
     -------
-    numpy.ndarray, the cuts, sorted.
+    numpy.ndarray
+        The cuts, sorted.
     """
     x, y = np.asarray(x, float), np.asarray(y, float)
     nz = y != 0

@@ -41,11 +41,13 @@ def subproblem_symbols(r: int = 1) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix]:
 
     Parameters
     ----------
-    r : int, the columns of Z (1..9).
+    r : int
+        The columns of Z (1..9).
 
     Returns
     -------
-    tuple of sympy.Matrix, ``(P, Qt, Z)``.
+    tuple of sympy.Matrix
+        ``(P, Qt, Z)``.
 
     Raises
     ------
@@ -65,12 +67,15 @@ def orthogonal_2x2(branch: str, cos=c, sin=s) -> sp.Matrix:
 
     Parameters
     ----------
-    branch : str, "rot" or "ref".
-    cos, sin : sympy.Expr, the entries c and s.
+    branch : str
+        "rot" or "ref".
+    cos, sin : sympy.Expr
+        The entries c and s.
 
     Returns
     -------
-    sympy.Matrix, V.
+    sympy.Matrix
+        V.
 
     Raises
     ------
@@ -89,11 +94,13 @@ def vec(M: sp.Matrix) -> sp.Matrix:
 
     Parameters
     ----------
-    M : sympy.Matrix, the matrix.
+    M : sympy.Matrix
+        The matrix.
 
     Returns
     -------
-    sympy.Matrix, the column vector.
+    sympy.Matrix
+        The column vector.
     """
     return sp.Matrix([M[i, j] for j in range(M.cols) for i in range(M.rows)])
 
@@ -106,8 +113,10 @@ def branch_coefficients_symbolic(branch: str, r: int = 1) -> dict:
 
     Parameters
     ----------
-    branch : str, "rot" or "ref".
-    r : int, the columns of Z.
+    branch : str
+        "rot" or "ref".
+    r : int
+        The columns of Z.
 
     Returns
     -------
@@ -118,6 +127,8 @@ def branch_coefficients_symbolic(branch: str, r: int = 1) -> dict:
     ------
     ValueError
         If ``branch`` is neither "rot" nor "ref", or r is not an integer in 1..9.
+    AssertionError
+        If the expanded objective has terms outside the form of eq. (1-D) (a bug, not a bad input).
     """
     P, Qt, Z = subproblem_symbols(r)
     V = orthogonal_2x2(branch)
@@ -145,11 +156,15 @@ def paper_branch_coefficients(branch: str, r: int = 1) -> dict:
 
     Parameters
     ----------
-    branch, r : as in :func:`branch_coefficients_symbolic`.
+    branch : str
+        As in :func:`branch_coefficients_symbolic`.
+    r : int
+        As in :func:`branch_coefficients_symbolic`.
 
     Returns
     -------
-    dict, As :func:`branch_coefficients_symbolic`.
+    dict
+        As :func:`branch_coefficients_symbolic`.
     """
     P, Qt, Z = subproblem_symbols(r)
     sg = _SIGN[branch]
@@ -167,11 +182,15 @@ def coefficient_residuals(branch: str, r: int = 1) -> dict:
 
     Parameters
     ----------
-    branch, r : as in :func:`branch_coefficients_symbolic`.
+    branch : str
+        As in :func:`branch_coefficients_symbolic`.
+    r : int
+        As in :func:`branch_coefficients_symbolic`.
 
     Returns
     -------
-    dict, {coefficient: residual}.
+    dict
+        {coefficient: residual}.
     """
     ours, paper = branch_coefficients_symbolic(branch, r), paper_branch_coefficients(branch, r)
     out = {k: sp.simplify(ours[k] - paper[k]) for k in ("a", "b", "cq", "d", "e")}
@@ -188,11 +207,13 @@ def lambdify_branch_coefficients(r: int):
 
     Parameters
     ----------
-    r : int, the columns of Z.
+    r : int
+        The columns of Z.
 
     Returns
     -------
-    callable, the numeric function.
+    callable
+        The numeric function.
     """
     P, Qt, Z = subproblem_symbols(r)
     upper = [(i, j) for i in range(4) for j in range(i, 4)]  # Qt's symbols are shared across the diagonal
@@ -220,11 +241,13 @@ def circle_objective_smooth(cos=c, sin=s) -> sp.Expr:
 
     Parameters
     ----------
-    cos, sin : sympy.Expr, the point (c, s).
+    cos, sin : sympy.Expr
+        The point (c, s).
 
     Returns
     -------
-    sympy.Expr, the smooth part.
+    sympy.Expr
+        The smooth part.
     """
     return a * cos + b * sin + cq * cos**2 + d * cos * sin + e * sin**2
 
@@ -234,11 +257,13 @@ def tan_substituted(sigma: int) -> sp.Expr:
 
     Parameters
     ----------
-    sigma : int, +1 or -1.
+    sigma : int
+        +1 or -1.
 
     Returns
     -------
-    sympy.Expr, the function of t.
+    sympy.Expr
+        The function of t.
 
     Raises
     ------
@@ -256,11 +281,13 @@ def paper_p(sigma: int) -> sp.Expr:
 
     Parameters
     ----------
-    sigma : int, +1 for p, -1 for p~.
+    sigma : int
+        +1 for p, -1 for p~.
 
     Returns
     -------
-    sympy.Expr, the function of t.
+    sympy.Expr
+        The function of t.
     """
     return sigma * (a + b * t) / sp.sqrt(1 + t**2) + (w + d * t) / (1 + t**2)
 
@@ -270,11 +297,13 @@ def tan_substitution_residual(sigma: int) -> sp.Expr:
 
     Parameters
     ----------
-    sigma : int, +1 or -1.
+    sigma : int
+        +1 or -1.
 
     Returns
     -------
-    sympy.Expr, the residual.
+    sympy.Expr
+        The residual.
     """
     return sp.simplify(tan_substituted(sigma).subs(cq, w + e) - paper_p(sigma))
 
@@ -287,7 +316,8 @@ def cos0_limits() -> dict:
 
     Returns
     -------
-    dict, the two limits and the two values.
+    dict
+        The two limits and the two values.
     """
     return {"p(+inf)": sp.limit(paper_p(1), t, sp.oo), "p(-inf)": sp.limit(paper_p(1), t, -sp.oo),
             "F(0,1)-e": circle_objective_smooth(0, 1) - e, "F(0,-1)-e": circle_objective_smooth(0, -1) - e}
@@ -301,7 +331,8 @@ def stationarity_parts() -> tuple[sp.Expr, sp.Expr]:
 
     Returns
     -------
-    tuple of sympy.Expr, (G, H).
+    tuple of sympy.Expr
+        (G, H).
     """
     return d - 2 * w * t - d * t**2, b - a * t
 
@@ -311,11 +342,13 @@ def stationarity_residual(sigma: int) -> sp.Expr:
 
     Parameters
     ----------
-    sigma : as in :func:`paper_p`.
+    sigma : int
+        As in :func:`paper_p`.
 
     Returns
     -------
-    sympy.Expr, the residual.
+    sympy.Expr
+        The residual.
     """
     G, H = stationarity_parts()
     lhs = sp.diff(paper_p(sigma), t) * (1 + t**2) ** 2
@@ -327,7 +360,8 @@ def quartic_symbolic() -> list[sp.Expr]:
 
     Returns
     -------
-    list of sympy.Expr, the coefficients.
+    list of sympy.Expr
+        The coefficients.
     """
     G, H = stationarity_parts()
     return sp.Poly(sp.expand(G**2 - H**2 * (1 + t**2)), t).all_coeffs()
@@ -352,13 +386,17 @@ def quartic_agreement(numeric=None, n_random: int = 200, rng=0) -> list[bool]:
 
     Parameters
     ----------
-    numeric : callable or None, the numeric coefficients; None: ``subproblem.quartic_coefficients``.
-    n_random : int, the random points.
-    rng : int or numpy.random.Generator, draws them.
+    numeric : callable or None
+        The numeric coefficients; None: ``subproblem.quartic_coefficients``.
+    n_random : int
+        The random points.
+    rng : int or numpy.random.Generator
+        Draws them.
 
     Returns
     -------
-    list of bool, the verdict per coefficient.
+    list of bool
+        The verdict per coefficient.
 
     Raises
     ------
@@ -387,7 +425,8 @@ def squaring_factorisation_residual() -> sp.Expr:
 
     Returns
     -------
-    sympy.Expr, the residual.
+    sympy.Expr
+        The residual.
     """
     G, H = stationarity_parts()
     quartic = sum(k * t**i for i, k in enumerate(reversed(quartic_symbolic())))
@@ -400,7 +439,8 @@ def quartic_when_quadratic_vanishes() -> sp.Expr:
 
     Returns
     -------
-    sympy.Expr, the factored quartic.
+    sympy.Expr
+        The factored quartic.
     """
     quartic = sum(k * t**i for i, k in enumerate(reversed(quartic_symbolic())))
     return sp.factor(quartic.subs({w: 0, d: 0}))
@@ -414,7 +454,8 @@ def circle_derivative_at_cos0() -> dict:
 
     Returns
     -------
-    dict, the two derivatives and their product.
+    dict
+        The two derivatives and their product.
     """
     theta = sp.Symbol("theta", real=True)
     F = circle_objective_smooth(sp.cos(theta), sp.sin(theta))
@@ -431,7 +472,8 @@ def zero_crossing() -> sp.Expr:
 
     Returns
     -------
-    sympy.Expr, the root.
+    sympy.Expr
+        The root.
     """
     xi, yi = sp.symbols("x_i y_i", real=True, nonzero=True)
     (root,) = sp.solve(sp.Eq(xi + t * yi, 0), t)
@@ -447,11 +489,13 @@ def l1_interval_residual(n: int = 2) -> sp.Expr:
 
     Parameters
     ----------
-    n : int, the entries of x, y and o.
+    n : int
+        The entries of x, y and o.
 
     Returns
     -------
-    sympy.Expr, the residual.
+    sympy.Expr
+        The residual.
     """
     xs = sp.symbols(f"x1:{n + 1}", real=True)
     ys = sp.symbols(f"y1:{n + 1}", real=True)
@@ -470,7 +514,8 @@ def l1_term_derivative_residual() -> sp.Expr:
 
     Returns
     -------
-    sympy.Expr, the residual.
+    sympy.Expr
+        The residual.
     """
     al, be = sp.symbols("alpha beta", real=True)
     rho = sp.sqrt(1 + t**2)
@@ -485,7 +530,8 @@ def capped_crossing_quadratic() -> dict:
 
     Returns
     -------
-    dict, ``A``, ``B``, ``C`` and ``discriminant``.
+    dict
+        ``A``, ``B``, ``C`` and ``discriminant``.
     """
     xi, yi = sp.symbols("x_i y_i", real=True)
     poly = sp.Poly(sp.expand((xi + t * yi) ** 2 - tau**2 * (1 + t**2)), t)

@@ -71,6 +71,11 @@ def frame_figure(factors: Sequence[Factor]) -> plt.Figure:
     -------
     matplotlib.figure.Figure
         The figure.
+
+    Raises
+    ------
+    ValueError
+        If the factors touch rows beyond the third (n = 3 only).
     """
     if any(max(f[0], f[1]) > 2 for f in factors):
         raise ValueError("frame_figure draws n = 3 only; the factors touch rows beyond 2")

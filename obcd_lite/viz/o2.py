@@ -76,14 +76,19 @@ def landscape_axes(ax, landscape: dict, critical=(), bs2=(), trajectories: dict 
 
     Parameters
     ----------
-    ax : matplotlib Axes.
-    landscape : dict from :func:`obcd_lite.teaching.critical_points.landscape_2x2`.
-    critical, bs2 : CriticalPoint records; markers: ▼ min, ▲ max, ◆ other, ■ flat arc;
+    ax : matplotlib.axes.Axes
+        The axes to draw on.
+    landscape : dict
+        Dict from :func:`obcd_lite.teaching.critical_points.landscape_2x2`.
+    critical, bs2 : sequence of CriticalPoint
+        The critical points and the BS_2-points; markers: ▼ min, ▲ max, ◆ other, ■ flat arc;
         filled = smooth, hollow = kink of the l1 term; a star rings each BS_2-point. Each point is
         marked once, at its θ in [0, 2π) (a point at θ = 0 is not repeated at 2π, so the marks
         count the points the title names).
-    trajectories : {label: (branches, thetas, values)} drawn as connected dots.
-    title : the axes' title.
+    trajectories : dict or None
+        {label: (branches, thetas, values)} drawn as connected dots.
+    title : str
+        The axes' title.
 
     Returns
     -------
@@ -131,7 +136,13 @@ def landscape_figure(landscape: dict, critical=(), bs2=(), trajectories=None, ti
 
     Parameters
     ----------
-    landscape, critical, bs2, trajectories, title
+    landscape : dict
+        As for :func:`landscape_axes`.
+    critical, bs2 : sequence of CriticalPoint
+        As for :func:`landscape_axes`.
+    trajectories : dict or None
+        As for :func:`landscape_axes`.
+    title : str
         As for :func:`landscape_axes`.
     figsize : tuple of float, optional
         The figure's size in inches.

@@ -94,13 +94,19 @@ def html_table(rows: list[dict], columns: dict, *, caption: str = "", code_colum
 
     Parameters
     ----------
-    rows : one dict per row.
-    columns : row key -> column header, in display order.
-    caption : text above the table.
-    code_columns : keys shown as code (test names, function calls), not typeset.
-    group_by : a key whose values split the rows into one collapsible block each (all open); its
+    rows : sequence of dict
+        One dict per row.
+    columns : dict
+        Row key -> column header, in display order.
+    caption : str
+        Text above the table.
+    code_columns : sequence of str
+        Keys shown as code (test names, function calls), not typeset.
+    group_by : str or None
+        A key whose values split the rows into one collapsible block each (all open); its
         column is then left out (each block's title names the value).
-    scroll : put the table in a box of bounded height that scrolls, header in view.
+    scroll : bool
+        Put the table in a box of bounded height that scrolls, header in view.
 
     Returns
     -------

@@ -77,12 +77,17 @@ def explorer(controls: dict, compute: Callable[..., Any], figure: Callable[[Any]
 
     Parameters
     ----------
-    controls : name -> ipywidgets control; ``compute`` is called with the controls' values by name.
-    compute : pure function from the values to a result (no drawing).
-    figure : result -> matplotlib Figure (closed after display).
-    summary : result -> the text under the figure: an HTML fragment (it starts with ``<``, e.g. a
+    controls : dict
+        Name -> ipywidgets control; ``compute`` is called with the controls' values by name.
+    compute : callable
+        Pure function from the values to a result (no drawing).
+    figure : callable
+        Result -> matplotlib Figure (closed after display).
+    summary : callable or None
+        Result -> the text under the figure: an HTML fragment (it starts with ``<``, e.g. a
         table of :mod:`obcd_lite.viz.tables`) or plain text, shown in a block that keeps its lines.
-    layout : (controls, out, text) -> the box to display; default: controls in rows of two, then
+    layout : callable or None
+        (controls, out, text) -> the box to display; default: controls in rows of two, then
         the figure, then the text.
 
     Returns

@@ -21,7 +21,8 @@ def o2_explorer(target=DEFAULT_TARGET, mu: float = 0.0, start_theta: float = 1.0
 
     Parameters
     ----------
-    target : 2 x 2 nested sequence
+    target : sequence of sequence of float
+        2 x 2, the target T.
         The first target T.
     mu : float, default 0.0
         The l1 weight.

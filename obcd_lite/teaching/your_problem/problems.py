@@ -285,6 +285,11 @@ def instance(name: str, rng=0) -> Instance:
     -------
     Instance
         Built with the builder's defaults.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not one of ``PROBLEM_NAMES``.
     """
     if name not in BUILDERS:
         raise ValueError(f"unknown problem {name!r}; valid names: {', '.join(PROBLEM_NAMES)}")
@@ -306,6 +311,11 @@ def penalty(name: str, lam: float = 0.0) -> Penalty:
     -------
     Penalty
         The penalty h, from :func:`~obcd_lite.penalties.builtin.penalty_by_name`.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not one of ``PENALTY_LABELS``.
     """
     if name not in PENALTY_LABELS:
         raise ValueError(f"unknown penalty {name!r}; valid: {', '.join(PENALTY_LABELS)}")
