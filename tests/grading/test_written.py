@@ -250,3 +250,12 @@ def test_the_command_line(exported, tmp_path, capsys):
     assert "no written (manual) question" in capsys.readouterr().out and not (tmp_path / "none").exists()
     with pytest.raises(ValueError, match="has no written"):
         written.export_written(subs, tmp_path / "auto", tmp_path / "none")
+
+
+def test_a_page_that_cannot_be_printed_stays_html_and_stops_nobody(exported, tmp_path):
+    manifest = written.export_written(exported["tmp"] / "subs", exported["tmp"] / "grader", tmp_path,
+                                      browser="/bin/false")
+    with open(manifest) as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 5 and all("not printed: RuntimeError" in row["file"] for row in rows)
+    assert len(list((tmp_path / "html").glob("*.html"))) == 5

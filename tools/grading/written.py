@@ -13,7 +13,8 @@ manifest says so.
 
 Writes ``OUT/<student>.pdf`` (or only ``OUT/html/<student>.html``), ``OUT/html/<student>.html`` (kept:
 what was printed) and ``OUT/manifest.csv`` (per student the file and per question ``answered``, ``no
-answer``, ``not submitted`` or ``unreadable``).
+answer``, ``not submitted`` or ``unreadable``). A page chromium fails to print stays HTML, with the reason
+in the manifest; the other students' PDFs are still written.
 """
 from __future__ import annotations
 
@@ -81,7 +82,7 @@ def render_markdown(source: str, attachments: dict | None = None) -> str:
                         strip=False, strip_comments=True)
 
 
-def answers_of(notebook: Path, stem: str, written: list[dict]) -> dict[str, tuple[str, str | None, dict]]:
+def answers_of(notebook: Path, written: list[dict]) -> dict[str, tuple[str, str | None, dict]]:
     """Per written question of one notebook: ``(status, markdown, attachments)``, read as JSON, never run.
 
     The answer cell is the markdown cell tagged ``written-answer`` whose metadata ``obcd_question`` names
@@ -233,7 +234,7 @@ def export_written(submissions: Path, bundle_dir: Path, out: Path, browser: str 
     for folder in students:
         sections, row = [], {"student": folder.name}
         for stem, qs in written.items():
-            found = answers_of(folder / f"{stem}.ipynb", stem, qs)
+            found = answers_of(folder / f"{stem}.ipynb", qs)
             for question in qs:
                 status, text, attachments = found[question["name"]]
                 sections.append(section(stem, question, status, text, attachments))
@@ -241,8 +242,11 @@ def export_written(submissions: Path, bundle_dir: Path, out: Path, browser: str 
         html_path = out / "html" / f"{folder.name}.html"
         _write_atomic(html_path, page(folder.name, sections, mathjax))
         if browser is not None:
-            print_pdf(html_path, out / f"{folder.name}.pdf", browser)
-            row["file"] = f"{folder.name}.pdf"
+            try:
+                print_pdf(html_path, out / f"{folder.name}.pdf", browser)
+                row["file"] = f"{folder.name}.pdf"
+            except (OSError, RuntimeError, subprocess.SubprocessError) as error:  # this student's page only
+                row["file"] = f"html/{folder.name}.html (not printed: {type(error).__name__})"
         else:
             row["file"] = f"html/{folder.name}.html (no chromium: not printed)"
         rows.append(row)
