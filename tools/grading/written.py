@@ -7,8 +7,9 @@ executed, never followed through a symlink), its markdown rendered to HTML with 
 event handler or ``<img src=file:...>`` is shown as text or dropped, images only as inline ``data:``).
 The page also carries a Content-Security-Policy (scripts: only the local MathJax, by nonce; images: only
 ``data:``; nothing else loads) and is printed by ``chromium --headless --print-to-pdf`` with its network
-pointed nowhere. MathJax comes from the local ``jupyter_server_mathjax`` package (its ``Safe`` extension
-on); without it the math is shown as its TeX source. Without chromium the HTML pages are written and the
+pointed nowhere. MathJax 2 comes from the local ``jupyter_server_mathjax`` package (its ``Safe`` extension
+on; it typesets before chromium prints, within ``--virtual-time-budget``; that package ships no TeX web
+fonts, so the glyphs are the system's serif); without it the math is shown as its TeX source. Without chromium the HTML pages are written and the
 manifest says so.
 
 Writes ``OUT/<student>.pdf`` (or only ``OUT/html/<student>.html``), ``OUT/html/<student>.html`` (kept:
