@@ -48,13 +48,17 @@ student: $(STAMP)
 # SUBMISSIONS=<dir>` runs each <dir>/<student>/NN_name.ipynb in a sandbox (bubblewrap where it works, else a process
 # group with rlimits), offline, all cores in parallel, and grades its answers (exported as plain JSON) in the
 # grader's own process: build/grades/grades.csv (points per question), build/grades/feedback/<student>.md.
-# GRADE_OPTIONS passes options on, e.g. GRADE_OPTIONS="--workers 4 --wall 1200".
+# GRADE_OPTIONS passes options on, e.g. GRADE_OPTIONS="--workers 4 --wall 1200". Written (manual) questions: an empty
+# column in grades.csv; `make grade` then writes build/grades/written/<student>.pdf (every written question's prompt
+# and the student's answer, read from the notebook's JSON, never run; sanitized; printed by headless chromium,
+# offline; HTML only without chromium) and build/grades/written/manifest.csv, for hand grading (docs/course.md).
 assign: $(STAMP)
 	$(PY) tools/assign.py assign --out build/assign
 
 grade: $(STAMP)
 	@test -n "$(SUBMISSIONS)" || (echo "usage: make grade SUBMISSIONS=<folder of <student>/NN_name.ipynb>" && exit 2)
 	$(PY) tools/assign.py grade "$(SUBMISSIONS)" --bundle build/assign/grader --out build/grades $(GRADE_OPTIONS)
+	$(PY) tools/assign.py export-written "$(SUBMISSIONS)" --bundle build/assign/grader --out build/grades/written --if-any
 
 # reveal.js slides from the cells of 01-03 tagged `slide` (tools/build_slides.py; only Python: reveal.js and
 # its speaker notes from the sphinx-revealjs wheel, copied into build/slides/, so nothing is loaded from outside

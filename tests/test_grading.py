@@ -71,6 +71,11 @@ def fixture_notebook():
     nb.cells += _question(3, "fx_Z", RIGHT["fx_Z"], 1,
                           "from obcd_lite.teaching.exercises import rotations_cannot_make_nonnegative\n"
                           'assert rotations_cannot_make_nonnegative(answer("fx_Z", "matrix"))')
+    model = nbformat.v4.new_markdown_cell("Because the tangent cone is a cone.")
+    model.metadata["tags"] = ["written-answer"]
+    nb.cells += [nbformat.v4.new_raw_cell("# BEGIN QUESTION\nname: ex99_4w\nmanual: true\npoints: 3"),
+                 nbformat.v4.new_markdown_cell("**Exercise 4 (written).** Say why."), model,
+                 nbformat.v4.new_raw_cell("# END QUESTION")]
     return nb
 
 
@@ -160,6 +165,17 @@ def test_assign_writes_the_student_edition_and_a_private_bundle(graded):
     assert "hidden" not in text and "BEGIN" not in text and "4217" not in text and "tangent cone" not in text
 
 
+def test_written_questions_have_an_empty_column_and_are_not_in_the_total(graded):
+    """grades.csv keeps a column for the hand grader; the total is the auto-graded points; feedback says so."""
+    rows = graded["rows"]
+    assert list(rows["a_full"]) == ["student", *POINTS, "ex99_4w", "total"]
+    assert {row["ex99_4w"] for row in rows.values()} == {""}
+    assert float(rows["a_full"]["total"]) == sum(POINTS.values())
+    feedback = graded["feedback"]["a_full"]
+    assert "Every auto-graded exercise is right." in feedback and "graded by hand" in feedback
+    assert "exercise 99.4w (3)" in feedback
+
+
 def test_honest_students(graded):
     rows = graded["rows"]
     assert points(rows["a_full"]) == POINTS and points(rows["zz_full"]) == POINTS
@@ -206,7 +222,7 @@ def test_the_wall_clock_budget_stops_a_notebook_and_what_it_did_not_reach_scores
 def test_spoofs_harm_no_other_student(graded):
     rows, feedback = graded["rows"], graded["feedback"]
     for who in ("a_full", "zz_full"):
-        assert points(rows[who]) == POINTS and "Every exercise is right." in feedback[who]
+        assert points(rows[who]) == POINTS and "Every auto-graded exercise is right." in feedback[who]
     assert all(_digest(p) == d for p, d in graded["victims"].items())
     assert sorted(p.name for p in (graded["tmp"] / "assign" / "grader").iterdir()) == ["99_fixture.json"]
     time.sleep(3)  # a daemon that survived would rewrite grades.csv by now

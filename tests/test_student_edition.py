@@ -47,17 +47,19 @@ DIGEST = re.compile(r"'[0-9a-f]{16}'")
 
 
 def _questions(path):
-    """Each graded otter question of a notebook: (name, its cells); written (``manual: true``) ones are
-    graded by hand and have no answer cell, check or hidden test, so they are left out."""
+    """Each auto-graded otter question of a notebook: (name, its cells); written (``manual: true``) ones are
+    left to :func:`test_no_model_answer_reaches_the_student_edition`."""
     cells = nbformat.read(path, as_version=4).cells
     out, current = [], None
     for cell in cells:
         text = cell.source.strip()
-        if cell.cell_type == "raw" and text.startswith("# BEGIN QUESTION"):
-            current = (re.search(r"name:\s*(\w+)", text)[1], [], bool(re.search(r"manual:\s*true", text)))
+        if cell.cell_type == "raw" and text.startswith("# BEGIN QUESTION") and re.search(r"manual:\s*true", text):
+            current = None
+        elif cell.cell_type == "raw" and text.startswith("# BEGIN QUESTION"):
+            current = (re.search(r"name:\s*(\w+)", text)[1], [])
         elif cell.cell_type == "raw" and text.startswith("# END QUESTION"):
-            if not current[2]:
-                out.append(current[:2])
+            if current is not None:
+                out.append(current)
             current = None
         elif current is not None:
             current[1].append(cell)
@@ -162,3 +164,19 @@ def test_the_student_edition_states_no_answer(student, index):
         for value in _answer_values(cells):
             if len(value) >= 3 and value not in ("True", "False"):
                 assert value not in text, (NOTEBOOKS[index].name, name, value)
+
+
+@pytest.mark.parametrize("keep_outputs", [False, True], ids=["handed-out", "site"])
+def test_no_model_answer_reaches_the_student_edition(keep_outputs):
+    """Every written question's model answer (the markdown cell tagged ``written-answer``) is replaced by the
+    placeholder in both student editions; the tag stays, so the grader finds the student's answer."""
+    tool = _tool()
+    for path in NOTEBOOKS:
+        nb = nbformat.read(path, as_version=4)
+        models = [c.source for c in nb.cells if "written-answer" in c.metadata.get("tags", [])]
+        student = tool.student_notebook(nb, keep_outputs=keep_outputs)
+        cells = [c for c in student.cells if "written-answer" in c.metadata.get("tags", [])]
+        assert [c.source for c in cells] == [tool.WRITTEN_PLACEHOLDER] * len(models), path.name
+        text = "\n".join(c.source for c in student.cells)
+        for model in models:
+            assert model.strip() not in text, path.name

@@ -3,6 +3,8 @@
     python tools/assign.py assign [--src notebooks] [--out build/assign]
     python tools/assign.py grade SUBMISSIONS [--bundle build/assign/grader] [--out build/grades]
                                  [--workers N] [--wall S] [--cell S] [--no-bwrap]
+    python tools/assign.py export-written SUBMISSIONS [--bundle build/assign/grader] [--out build/grades/written]
+                                          [--html-only] [--if-any]
     python tools/assign.py digest QUESTION VALUE      # a practice question's digest (never a graded one's)
 
 **Markup** (in the instructor notebooks; otter-grader's syntax): each exercise is a question between raw
@@ -20,6 +22,10 @@ sandbox (bubblewrap where it works), its answers exported as JSON, graded here b
 notebooks in parallel. It writes ``OUT/grades.csv`` (one row per student, the points of every question
 and the total; always, atomically), ``OUT/feedback/<student>.md`` (each question that lost points and
 why, never a test or an expected value) and ``OUT/refused.txt`` (entries that are not students).
+Written (manual) questions (``manual: true``, a markdown cell tagged ``written-answer``) have their
+column in grades.csv left empty; ``export-written`` writes per student ONE PDF with every written
+question's prompt and the student's answer, read from the notebook's JSON (never executed), rendered
+with its math and sanitized, plus ``manifest.csv`` (tools/grading/written.py).
 """
 from __future__ import annotations
 
@@ -65,6 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--cell", type=float, default=sandbox.Limits.cell, help="seconds per cell before it is interrupted")
     g.add_argument("--no-bwrap", action="store_true", help="the fallback sandbox even where bwrap works")
     g.add_argument("--no-warm", action="store_true", help="skip compiling numba's kernels before grading")
+    w = sub.add_parser("export-written", help="one PDF per student of the written answers, for hand grading")
+    w.add_argument("submissions", type=Path)
+    w.add_argument("--bundle", type=Path, default=ROOT / "build" / "assign" / "grader")
+    w.add_argument("--out", type=Path, default=ROOT / "build" / "grades" / "written")
+    w.add_argument("--html-only", action="store_true", help="write the HTML pages, do not print them with chromium")
+    w.add_argument("--if-any", action="store_true", help="no written question in the bundle: say so, exit 0")
     d = sub.add_parser("digest", help="the digest of an answer (a Python literal) for a PRACTICE question's check")
     d.add_argument("question")
     d.add_argument("value", help="a Python literal, e.g. 36, True, 0.00614, \"{'obcd'}\"")
@@ -81,6 +93,17 @@ def main(argv: list[str] | None = None) -> int:
         from obcd_lite.teaching.exercises import answer_digest
 
         print(answer_digest(args.question, ast.literal_eval(args.value)))
+        return 0
+    if args.command == "export-written":
+        from grading.written import chromium, export_written
+
+        if args.if_any and not any(b.get("manual") for b in load_bundle(args.bundle).values()):
+            print("no written (manual) question in the bundle: nothing to export")
+            return 0
+        browser = None if args.html_only else chromium()
+        if browser is None and not args.html_only:
+            print("chromium not found: writing the HTML pages only (print them from a browser)", file=sys.stderr)
+        print(export_written(args.submissions, args.bundle, args.out, browser=browser))
         return 0
     if not sandbox.bwrap_works() and not args.no_bwrap:
         print("bubblewrap (bwrap) is not available: grading in the fallback sandbox (docs/course.md)", file=sys.stderr)

@@ -8,7 +8,12 @@ In the instructor notebooks (``notebooks/NN_*.ipynb``, stored with outputs and c
   in the student edition every such line ``target = value  # answer`` becomes
   ``target = ...  # your answer`` (one ``...`` per target of a tuple assignment);
 * a cell tagged ``check`` runs the exercise's check: with a placeholder it fails with its hint;
-* cells tagged ``solution`` and the speaker notes (markdown tagged ``notes``) are removed, and so is the grading markup of otter-grader (raw cells
+* a markdown cell tagged ``written-answer`` (a written question's model answer) keeps its tag, so that
+  the grader finds the student's answer there, but its text becomes :data:`WRITTEN_PLACEHOLDER` and its
+  attachments go (the model answer never reaches a student, the site's student edition included); its
+  metadata gains ``obcd_question: <name>`` (the question it answers);
+* cells tagged ``solution`` and the speaker notes (markdown tagged ``notes``) are removed, and so is the
+  grading markup of otter-grader (raw cells
   ``# BEGIN QUESTION`` ... ``# END QUESTION`` and every cell between ``# BEGIN TESTS`` and ``# END TESTS``:
   the hidden tests, which know the answers; ``tools/assign.py`` builds the grader's bundle from them).
 
@@ -26,6 +31,8 @@ import nbformat
 
 ANSWER_LINE = re.compile(r"^(?P<indent>\s*)(?P<targets>[A-Za-z_][\w\s,]*?)\s*=(?!=)\s*(?P<value>.+?)\s*#\s*answer\s*$")
 PLACEHOLDER_COMMENT = "# your answer"
+WRITTEN_PLACEHOLDER = "_Type your answer here, replacing this text._"
+QUESTION_NAME = re.compile(r"^name:\s*(\w+)\s*$", re.M)
 
 
 def placeholder_line(line: str) -> str:
@@ -61,14 +68,23 @@ def student_notebook(nb, keep_outputs: bool = False):
     """
     nb = nbformat.from_dict(nb)  # a deep copy
     cells = []
-    in_tests = False
+    in_tests, question = False, None
     for cell in nb.cells:
         tags = cell.metadata.get("tags", [])
         if is_markup(cell):
-            in_tests = cell.source.strip().startswith("# BEGIN TESTS")
+            marker = cell.source.strip()
+            in_tests = marker.startswith("# BEGIN TESTS")
+            if marker.startswith("# BEGIN QUESTION"):
+                name = QUESTION_NAME.search(marker)
+                question = name[1] if name else None
             continue
         if in_tests or "solution" in tags or "hidden-test" in tags or is_notes(cell):
             continue
+        if "written-answer" in tags:
+            cell.source = WRITTEN_PLACEHOLDER
+            cell.pop("attachments", None)
+            if question is not None:
+                cell.metadata["obcd_question"] = question
         if "answer" in tags:
             lines = cell.source.splitlines()
             new = [placeholder_line(line) for line in lines]

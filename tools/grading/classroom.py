@@ -4,6 +4,9 @@ A student is a real folder of SUBMISSIONS (not a symlink, not hidden, not ``__MA
 notebooks is one task (:func:`grade.grade_notebook`), run by a process pool over all cores. A task that
 fails for any reason is that notebook's 0 points with the reason, never the end of the run: grades.csv
 is always written.
+
+Written (manual) questions have their column in grades.csv, left empty for the hand grader (the PDFs of
+:mod:`written`); ``total`` is the sum of the auto-graded points only.
 """
 from __future__ import annotations
 
@@ -75,11 +78,12 @@ def grade_class(submissions: Path, bundle_dir: Path, out: Path, limits: sandbox.
         raise ValueError(f"workers must be at least 1, got {workers}")
     bundles = load_bundle(bundle_dir)
     students, skipped = students_of(submissions)
-    columns = [q["name"] for b in bundles.values() for q in b["questions"]]
+    columns = [q["name"] for b in bundles.values() for q in [*b["questions"], *b.get("manual", [])]]
     points = {q["name"]: q["points"] for b in bundles.values() for q in b["questions"]}
     (out / "feedback").mkdir(parents=True, exist_ok=True)
     base = _uid_base()
-    tasks = [(s.name, stem, s / f"{stem}.ipynb") for s in students for stem in bundles]
+    tasks = [(s.name, stem, s / f"{stem}.ipynb") for s in students for stem in bundles
+             if bundles[stem]["questions"]]  # a notebook with written questions only is not run
     results: dict[tuple[str, str], dict] = {}
     if students and tasks:
         sandbox.bwrap_works()  # probe once, before forking
@@ -101,7 +105,7 @@ def grade_class(submissions: Path, bundle_dir: Path, out: Path, limits: sandbox.
                     note = f"could not be graded ({type(error).__name__})"
                     results[key] = {"scores": {}, "reasons": {}, "note": note}
     rows = [_feedback(s.name, bundles, results, points, out) for s in students]
-    buffer = _csv(["student", *columns, "total"], rows)
+    buffer = _csv(["student", *columns, "total"], rows)  # written questions' cells: empty (restval)
     _write_atomic(out / "grades.csv", buffer)
     _write_atomic(out / "refused.txt", "".join(f"{name}: {why}\n" for name, why in skipped.items()))
     return out / "grades.csv"
@@ -120,20 +124,28 @@ def _csv(fields: list[str], rows: list[dict]) -> str:
 def _feedback(student: str, bundles: dict, results: dict, points: dict, out: Path) -> dict:
     """One row of grades.csv; writes ``feedback/<student>.md`` (no test, expected value or output in it)."""
     scores, lines = {}, [f"# Feedback for {student}", ""]
+    written = [q for bundle in bundles.values() for q in bundle.get("manual", [])]
     for stem, bundle in bundles.items():
         result = results.get((student, stem), {"scores": {}, "reasons": {}, "note": "could not be graded"})
-        if result.get("note"):
+        if result.get("note") and bundle["questions"]:
             lines.append(f"* {stem}: {result['note']}")
         for q in bundle["questions"]:
             name, full = q["name"], q["points"]
             scores[name] = float(result["scores"].get(name, 0.0))
             if scores[name] < full and result["reasons"]:
                 reason = result["reasons"].get(name) or "not yet"
-                exercise = name.removeprefix("ex").replace("_", ".")
-                lines.append(f"* {stem}, exercise {exercise}: {scores[name]:g} of {full:g} points ({reason}).")
+                lines.append(f"* {stem}, exercise {_exercise(name)}: {scores[name]:g} of {full:g} points ({reason}).")
     total = sum(scores.values())
     if all(scores[q] == p for q, p in points.items()):
-        lines.insert(2, "Every exercise is right.")
-    lines += ["", f"Total: {total:g} of {sum(points.values()):g} points."]
+        lines.insert(2, "Every auto-graded exercise is right." if written else "Every exercise is right.")
+    lines += ["", f"Total: {total:g} of {sum(points.values()):g} auto-graded points."]
+    if written:
+        lines += ["", f"Written answers ({sum(q['points'] for q in written):g} points, graded by hand, not in this "
+                  "total): " + ", ".join(f"exercise {_exercise(q['name'])} ({q['points']:g})" for q in written) + "."]
     _write_atomic(out / "feedback" / f"{student}.md", "\n".join(lines) + "\n")
     return {"student": student, **scores, "total": total}
+
+
+def _exercise(name: str) -> str:
+    """``ex02_1w`` -> ``02.1w`` (the numbering the notebooks show)."""
+    return name.removeprefix("ex").replace("_", ".")

@@ -26,6 +26,9 @@ def main() -> int:
     client = NotebookClient(nb, timeout=job["cell_timeout"], interrupt_on_timeout=True, allow_errors=True,
                             error_on_timeout={"ename": "CellTimeout", "evalue": "", "traceback": []},
                             kernel_name="python3", startup_timeout=300, on_cell_executed=executed,
+                            # the answers are on disk once the last cell ran, and the sandbox kills every process
+                            # at the end anyway: no graceful shutdown to wait for (about 0.7 s a notebook)
+                            shutdown_kernel="immediate",
                             resources={"metadata": {"path": job["workdir"]}})
     status = {"dead_kernel": False}
     try:
