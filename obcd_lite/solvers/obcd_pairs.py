@@ -49,6 +49,16 @@ guess is never stored or used as a bound: at the end the problem's estimate
 (``SmoothProblem.raise_lipschitz_estimate``) is raised only to ``varsigma_proven``, the largest varsigma at
 which a check failed (which proves L_f above it); a given L is never changed.
 
+The Hessian's Q (``obcd(..., working_set="matching", Q="exact")``, a problem with ``hessvec``): every pair's
+Q is Qh_B + varsigma I, Qh_B the exact block Q of eq. (9) from 4 Hessian products
+(:func:`~obcd_lite.subproblem.majorizer.hessian_Q`, 2 n products per matching), varsigma starting at
+``VARSIGMA_FLOOR`` times the estimate. The argument for (a) is unchanged: the joint model is still the sum of the
+pairs' models (the cross-pair terms of the Hessian are what it leaves out), and the check is what lets a step
+through. For a non-quadratic f, Qh_B is a second-order model, not a majorizer, and the check guards it too.
+||Qh_B||_2 <= L_f, so the check holds once varsigma >= 2 L_f, and a claimed bound is tested against 2 L. In
+``benchmarks/own_problem.py`` it loses on time to the scalar rule (docs/benchmarks/own_problem.md), so the
+default stays varsigma I.
+
 One iteration = one matching: ``Result.iterations``, ``max_iter``, ``log_every`` and the history count
 matchings (n // 2 pair steps each). The callback's :class:`~obcd_lite.results.Step` gets B = the (m, 2) pairs
 and V = the (m, 2, 2) factors (I where a pair kept its rows, all I when the iteration kept X).
