@@ -131,10 +131,11 @@ def run_smooth(problem, X: np.ndarray, blocks, rec: Recorder, *, alpha: float, b
             f_new = problem.f(X_new)
             actual = f_new - f + h_change
             if actual <= model + ROUNDING_ULPS * np.finfo(float).eps * (abs(f) + abs(f_new)):
-                if f_new + h_total + h_change <= F:  # the check holds; F does not rise even by rounding
+                h_new = h_total + h_change
+                if f_new + h_new <= F:  # the check holds; F does not rise even by rounding (the F tracked below)
                     V = V_try
                     X[B] = VZ
-                    f, h_total = f_new, h_total + h_change
+                    f, h_total = f_new, h_new
                     F = f + h_total
                     if G is not None:
                         G = problem.grad(X)

@@ -67,12 +67,16 @@ def block_data(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
     if Q not in MAJORIZER_Q:
         raise ValueError(f"Q must be one of {', '.join(MAJORIZER_Q)}, got Q = {Q!r}")
     alpha = check_nonnegative(alpha, "alpha")
+    return block_data_unchecked(problem, X, G, _check_block(B, X.shape[0]), alpha, Q)
+
+
+def _check_block(B, n: int) -> np.ndarray:
+    """B as an int array of k >= 2 distinct rows in [0, n), or a ValueError naming B."""
     B = np.asarray(B)
-    n = X.shape[0]
     if (B.ndim != 1 or not 2 <= B.size <= n or B.dtype.kind not in "iu" or np.any(B < 0) or np.any(B >= n)
             or len(np.unique(B)) != B.size):
         raise ValueError(f"B must be k >= 2 distinct row indices in [0, n = {n}), got B = {B.tolist()!r}")
-    return block_data_unchecked(problem, X, G, B, alpha, Q)
+    return B
 
 
 def block_data_unchecked(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
@@ -253,7 +257,7 @@ def hessian_Q(hessvec, X: np.ndarray, B) -> np.ndarray:
     X : numpy.ndarray
         (n, r), the point.
     B : sequence of int
-        The k distinct row indices.
+        The k >= 2 distinct row indices.
 
     Returns
     -------
@@ -270,11 +274,7 @@ def hessian_Q(hessvec, X: np.ndarray, B) -> np.ndarray:
     if not callable(hessvec):
         raise TypeError(f"hessvec must be callable ((X, V) -> Hessian of f at X applied to V), got {hessvec!r}")
     X = as_matrix(X, "X")
-    B = np.asarray(B)
-    n = X.shape[0]
-    if (B.ndim != 1 or not 1 <= B.size <= n or B.dtype.kind not in "iu" or np.any(B < 0) or np.any(B >= n)
-            or len(np.unique(B)) != B.size):
-        raise ValueError(f"B must be distinct row indices in [0, n = {n}), got B = {B.tolist()!r}")
+    B = _check_block(B, X.shape[0])
     k = B.size
     Z = X[B]
     Q = np.empty((k * k, k * k))
@@ -295,16 +295,14 @@ def hessian_majorizer(Qh: np.ndarray, M: np.ndarray, shift: float) -> tuple[np.n
     ----------
     Qh : numpy.ndarray
         (k^2, k^2), the Hessian's block Q of eq. (9).
-    M : numpy.ndarray
-        (k, k), [grad f(X) X^T]_BB.
-    shift : float
-        varsigma + alpha.
+    M, shift : numpy.ndarray, float
+        As for :func:`scalar_majorizer`.
 
     Returns
     -------
     tuple of numpy.ndarray
         ``(Qt, P)``: Qt = Qh + shift I, P = M - mat(Qh vec(I)) - shift I.
     """
-    k = len(M)
-    Ik = np.eye(k)
-    return Qh + shift * np.eye(k * k), M - (Qh @ Ik.reshape(-1)).reshape(k, k).T - shift * Ik
+    Qt, P = scalar_majorizer(M, shift)
+    # mat(Q vec(I)): vec(I) is symmetric in the stacking; mat() unstacks columns
+    return Qh + Qt, P - (Qh @ np.eye(len(M)).reshape(-1)).reshape(len(M), len(M)).T

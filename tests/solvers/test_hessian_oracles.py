@@ -46,9 +46,9 @@ def test_hessian_majorizer_is_block_data_of_the_exact_Q():
 
 def test_hessian_Q_refuses_bad_input_by_name():
     _, hessvec, X, _ = quadratic_instance(0)
-    with pytest.raises(ValueError, match="B must be distinct row indices"):
+    with pytest.raises(ValueError, match="B must be k >= 2 distinct row indices"):
         hessian_Q(hessvec, X, [1, 1])
-    with pytest.raises(ValueError, match="B must be distinct row indices"):
+    with pytest.raises(ValueError, match="B must be k >= 2 distinct row indices"):
         hessian_Q(hessvec, X, [0, X.shape[0]])
     with pytest.raises(TypeError, match="hessvec must be callable"):
         hessian_Q(3.0, X, [0, 1])
