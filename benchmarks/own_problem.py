@@ -17,8 +17,10 @@ gradient and Hessian, as a pymanopt user writes them; the suite reads cost and g
 
 Solvers, all from one random start (``random_stiefel(n, r, rng=0)``): pymanopt's ``TrustRegions`` (the
 reference), ``ConjugateGradient`` and ``SteepestDescent`` (defaults, cost-evaluation cap lifted); OBCD with one
-random pair per gradient (the paper's rule, ``working_set="random"``) and with many pairs per gradient
-(``working_set="matching"``); ManPG and the Cayley method of the suite. The target is TR's final cost f*:
+random pair per step (the paper's rule, ``working_set="random"``) with the Hessian's block Q of eq. (9) from 4
+Hessian products per step (``Q="exact"``: ``from_pymanopt`` passes the problem's Hessian), with
+many pairs per gradient (``working_set="matching"``, the scalar Q of eq. (10), its default) and with many pairs
+and the Hessian's Q (``Q="exact"``, 2 n Hessian products per matching); ManPG and the Cayley method of the suite. The target is TR's final cost f*:
 a solver reaches it at f <= f* + 1e-6 |f*|; its time to the target is wall time from the call (setup
 included: the suite's curvature estimate, pymanopt's problem wrapping), read from pymanopt's log
 (the time of its first gradient call at a point at the target: pymanopt's solvers take one gradient per
@@ -30,15 +32,19 @@ gradient's norm ||grad f - X sym(X^T grad f)||_F relative to its value at X0 (re
 says nothing for PCA, whose Euclidean gradient vanishes at the optimum too). A target 1e-6 |f*| above f* is
 loose where f* carries a large constant (PCA: f = ||Y||^2 - tr(W^T Y^T Y W)): read that column with it.
 
+``--json PATH`` stores every row as a record (``obcd_lite.experiments.benchmark_records`` loads and checks them;
+``obcd_lite.viz.benchmark.own_problem_figure`` draws them); ``--figure PATH`` draws a stored file and exits.
+
 Then l1-PCA: the ``pca`` cost at n = 50, r = 5 plus h = lam ||X||_1 (lam = 300) through ``from_pymanopt``:
-ManPG run to its own stop (||D||^2 / t^2 < 1e-8 n r L^2, the demo's tolerance scaled by L^2; the
-reference) against OBCD (one pair, many pairs) with 10 x ManPG's time: the time each needs to reach
+ManPG run to its own stop (its default since issue 34: ||D||_F / (t L) < sqrt(1e-8 n r), the demo's
+||D||^2 / t^2 < 1e-8 n r relative to the scale L; the reference; an absolute tol= here would stop it at once) against OBCD (one pair, many pairs) with 10 x ManPG's time: the time each needs to reach
 ManPG's F (F <= F_ManPG + 1e-9 |F_ManPG|), the final F and the stationarity dist(0, d_M F)
 (``optimality.residual_details``) relative to its value at X0.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -56,9 +62,6 @@ TARGET_REL = 1e-6
 SAMPLES = 1000
 #: The l1-PCA instance of the last table.
 L1_PCA = dict(n=50, r=5, lam=300.0)
-#: ManPG's stop ||D||^2 / t^2 < MANPG_TOL n r L^2: the demo's 1e-8 n r scaled with L^2, as ``solvers.manpg``
-#: advises (the demo's data has L ~ 1; here L ~ 1e4, and the unscaled tol runs for minutes).
-MANPG_TOL = 1e-8
 
 
 #: While a pymanopt solver runs: (time.time(), X) of every gradient call (pymanopt's solvers take one gradient
@@ -199,11 +202,15 @@ def run_suite(kind: str, problem, X0, budget: float, target: float, h=None):
             return True
         return False
 
-    if kind == "OBCD one pair":
-        res = obcd(smooth, X0, time_limit=budget, max_iter=10 ** 9, rng=0, callback=stop, log_every=10 ** 9)
+    if kind == "OBCD one pair, Hessian Q":
+        res = obcd(smooth, X0, time_limit=budget, max_iter=10 ** 9, rng=0, callback=stop, log_every=10 ** 9,
+                   Q="exact")
     elif kind == "OBCD many pairs":
         res = obcd(smooth, X0, time_limit=budget, max_iter=10 ** 9, rng=0, callback=stop, log_every=10 ** 9,
                    working_set="matching")
+    elif kind == "OBCD many pairs, Hessian Q":
+        res = obcd(smooth, X0, time_limit=budget, max_iter=10 ** 9, rng=0, callback=stop, log_every=10 ** 9,
+                   working_set="matching", Q="exact")
     elif kind == "ManPG":
         res = manpg(smooth, X0, time_limit=budget, max_iter=10 ** 9, callback=stop, log_every=10 ** 9, tol=0.0)
     elif kind == "Cayley":
@@ -216,7 +223,9 @@ def run_suite(kind: str, problem, X0, budget: float, target: float, h=None):
 
 
 PYMANOPT = ("TR", "CG", "SD")
-SUITE = ("OBCD one pair", "OBCD many pairs", "ManPG", "Cayley")
+SUITE = ("OBCD one pair, Hessian Q", "OBCD many pairs", "OBCD many pairs, Hessian Q", "ManPG", "Cayley")
+#: The records of the run (``--json``): the h = 0 rows and the l1-PCA rows.
+RECORDS: dict = {"smooth": [], "l1": []}
 
 
 def _summary(values):
@@ -245,16 +254,23 @@ def smooth_table(sizes, repeats: int, max_budget: float) -> list[str]:
                     runs[kind].append(runner(kind, problem, X0, budget, target))
             r = X0.shape[1]
             tr_row = ("TR", tr_median, tr_range, tr[0][1], tr[0][3], tr[0][2])
+            seconds = {"TR": tr_times, **{kind: [v[0] for v in vals] for kind, vals in runs.items()}}
             for kind, median, spread, iterations, cost, X in [tr_row] + [
                     (kind, *_summary([v[0] for v in vals]), vals[-1][1], vals[-1][3], vals[-1][2])
                     for kind, vals in runs.items()]:
                 ratio = "" if median is None or tr_median is None else f"{median / tr_median:.2g}"
                 time_text = f"not in {budget:.3g} s" if median is None else f"{median:.3g}"
                 gap = (cost - f_star) / abs(f_star)
+                load = _load()
+                station = stationarity(problem, X, X0)
                 row = (f"| {name} | {n} | {r} | {kind} | {time_text} | {spread} | {ratio} | {iterations} | "
-                       f"{gap:.1e} | {stationarity(problem, X, X0):.1e} | {_load()} |")
+                       f"{gap:.1e} | {station:.1e} | {load} |")
                 print(row, flush=True)
                 rows.append(row)
+                RECORDS["smooth"].append({
+                    "problem": name, "n": n, "r": r, "solver": kind, "seconds": seconds[kind],
+                    "tr_median": tr_median, "budget": budget, "iterations": int(iterations), "gap": float(gap),
+                    "stationarity": station, "load": float(load)})
     return rows
 
 
@@ -268,7 +284,7 @@ def l1_pca_table(repeats: int, factor: float = 10.0) -> list[str]:
     for _ in range(repeats):
         smooth = from_pymanopt(problem, h=h)
         start = time.perf_counter()
-        res = manpg(smooth, X0, tol=MANPG_TOL * n * r * smooth.lipschitz() ** 2, time_limit=120.0)
+        res = manpg(smooth, X0, time_limit=120.0)  # its default stop: the demo's, relative to S = L_f
         ref.append((time.perf_counter() - start, res))
     t_manpg = float(np.median([t for t, _ in ref]))
     F_manpg = ref[0][1].F
@@ -278,17 +294,24 @@ def l1_pca_table(repeats: int, factor: float = 10.0) -> list[str]:
     rows.append(f"| ManPG (own stop) | {t_manpg:.3g} | {min(t for t, _ in ref):.3g}-{max(t for t, _ in ref):.3g} | 1 | "
                 f"{ref[0][1].iterations} | {F_manpg:.10g} | {l1_stationarity(smooth, ref[0][1].X, X0):.1e} | {_load()} |")
     print(rows[-1], flush=True)
-    for kind in ("OBCD one pair", "OBCD many pairs"):
+    RECORDS["l1"].append({"solver": "ManPG (own stop)", "seconds": [t for t, _ in ref], "manpg_median": t_manpg,
+                          "budget": None, "iterations": int(ref[0][1].iterations), "F": float(F_manpg),
+                          "load": float(_load())})
+    for kind in ("OBCD one pair, Hessian Q", "OBCD many pairs"):
         vals = [run_suite(kind, problem, X0, factor * t_manpg, target, h=h) for _ in range(repeats)]
         median, spread = _summary([v[0] for v in vals])
         # the final F and stationarity of a run that goes on for the whole budget (no stop at the target)
+        many = kind == "OBCD many pairs"
         full = obcd(from_pymanopt(problem, h=h), X0, time_limit=factor * t_manpg, max_iter=10 ** 9, rng=0,
-                    working_set="matching" if kind == "OBCD many pairs" else "random")
+                    working_set="matching" if many else "random", Q="scalar" if many else "exact")
         ratio = "" if median is None else f"{median / t_manpg:.2g}"
         time_text = f"not in {factor * t_manpg:.3g} s" if median is None else f"{median:.3g}"
         rows.append(f"| {kind} | {time_text} | {spread} | {ratio} | {vals[-1][1]} | {full.F:.10g} | "
                     f"{l1_stationarity(smooth, full.X, X0):.1e} | {_load()} |")
         print(rows[-1], flush=True)
+        RECORDS["l1"].append({"solver": kind, "seconds": [v[0] for v in vals], "manpg_median": t_manpg,
+                              "budget": factor * t_manpg, "iterations": int(vals[-1][1]), "F": float(full.F),
+                              "load": float(_load())})
     return rows
 
 
@@ -300,14 +323,20 @@ def main(argv=None) -> int:
     parser.add_argument("--max-budget", type=float, default=10.0, help="seconds per run at most")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run (n = 20, one repeat, 1 s budgets, l1-PCA with 1 x ManPG's time)")
+    parser.add_argument("--json", default=None, help="store the records here (e.g. docs/benchmarks/own_problem.json)")
+    parser.add_argument("--figure", default=None,
+                        help="draw the records of --json (a stored file) into this image file and exit")
     args = parser.parse_args(argv)
+    if args.figure is not None:
+        return draw(args.json, args.figure)
     if args.quick:
         args.sizes, args.repeats, args.max_budget = [20], 1, 1.0
     print(blas_threads_report())
     warm, X_warm = build("subspace", 12)  # numba loads the compiled subproblem code once, before any clock runs
     for kind in SUITE:
         run_suite(kind, warm, X_warm, 0.5, -np.inf)
-    print(f"load average at start: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    load_start = list(os.getloadavg())
+    print(f"load average at start: {' '.join(f'{v:.2f}' for v in load_start)}")
     print("| problem | n | r | solver | s to TR's f* | range | / TR | iterations | (f - f*)/abs(f*) | "
           "stationarity / X0's | load |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -317,6 +346,29 @@ def main(argv=None) -> int:
     print("| solver | s to ManPG's F | range | / ManPG | iterations | final F | stationarity / X0's | load |")
     print("|---|---|---|---|---|---|---|---|")
     l1_pca_table(args.repeats, 1.0 if args.quick else 10.0)
+    if args.json is not None:
+        RECORDS["meta"] = {"sizes": list(args.sizes), "repeats": args.repeats, "max_budget": args.max_budget,
+                           "target_rel": TARGET_REL, "load_start": load_start, "load_end": list(os.getloadavg()),
+                           "threads": blas_threads_report(), "l1_pca": L1_PCA}
+        with open(args.json, "w") as handle:
+            json.dump(RECORDS, handle, indent=1)
+            handle.write("\n")
+        print(f"records written to {args.json}")
+    return 0
+
+
+def draw(source: str | None, target: str) -> int:
+    """Draw the stored records ``source`` (None: the committed ``docs/benchmarks/own_problem.json``) into ``target``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "own_problem"  # the same SVG from the same records (no random ids)
+    from obcd_lite.experiments.benchmark_records import load_own_problem
+    from obcd_lite.viz.benchmark import own_problem_figure
+
+    fig = own_problem_figure(load_own_problem(source))
+    fig.savefig(target, metadata={"Date": None} if target.endswith(".svg") else None, bbox_inches="tight")
+    print(f"figure written to {target}")
     return 0
 
 

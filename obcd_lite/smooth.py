@@ -54,8 +54,15 @@ class SmoothProblem(Problem):
         (n, r). Without it the first point checked (a solver's X0) fixes the shape; the infeasible methods
         (radmm, psm) need it given.
     hessvec : callable, optional
-        (X, V) -> the Euclidean Hessian of f at X applied to V, an array of X's shape (kept as the
-        ``hessvec`` attribute, checked like grad; None: ``hessvec`` is None).
+        (X, V) -> the Euclidean Hessian of f at X applied to V (any (n, r) direction V, not only tangent
+        ones), an array of X's shape (kept as the ``hessvec`` attribute, checked like grad and at every start
+        against a difference of grad; None: ``hessvec`` is None). OBCD then builds the exact block Q of
+        eq. (9) from 4 products per pair (:func:`~obcd_lite.subproblem.majorizer.hessian_Q`).
+    grad_rows : callable, optional
+        (X, rows) -> grad f(X)[rows], the gradient's rows for an int array ``rows`` (len(rows), r), for an f
+        whose rows cost less than the whole gradient (kept as the ``grad_rows`` attribute, checked like grad
+        and at every start against grad; None: ``grad_rows`` is None). The one-pair OBCD then reads two rows
+        per step instead of a whole gradient.
     rotations_only : bool
         The problem lives on SO(n) (square X, det X = +1), e.g. :func:`from_pymanopt` of
         ``SpecialOrthogonalGroup(n)``: ``check_point`` refuses a start with det X = -1 and :func:`~obcd_lite.obcd`
@@ -79,6 +86,8 @@ class SmoothProblem(Problem):
         As given.
     hessvec : callable or None
         The checked Hessian-vector product, or None.
+    grad_rows : callable or None
+        The checked row-block gradient, or None.
 
     Notes
     -----
@@ -115,6 +124,7 @@ class SmoothProblem(Problem):
     def __init__(self, f: Callable[[np.ndarray], float], grad: Callable[[np.ndarray], np.ndarray], *,
                  h: Penalty | None = None, L: float | None = None, shape: tuple[int, int] | None = None,
                  hessvec: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+                 grad_rows: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
                  rotations_only: bool = False, check_derivatives: bool = True, rng=None):
         if not callable(f):
             raise TypeError(f"f must be callable (X -> float), got {type(f).__name__}")
@@ -123,10 +133,13 @@ class SmoothProblem(Problem):
         if hessvec is not None and not callable(hessvec):
             raise TypeError(f"hessvec must be callable ((X, V) -> Euclidean Hessian of f at X applied to V) or None, "
                             f"got {type(hessvec).__name__}")
+        if grad_rows is not None and not callable(grad_rows):
+            raise TypeError(f"grad_rows must be callable ((X, rows) -> grad f(X)[rows]) or None, "
+                            f"got {type(grad_rows).__name__}")
         for flag, value in (("rotations_only", rotations_only), ("check_derivatives", check_derivatives)):
             if not isinstance(value, (bool, np.bool_)):
                 raise TypeError(f"{flag} must be True or False, got {flag} = {value!r}")
-        self._f, self._grad, self._hessvec = f, grad, hessvec
+        self._f, self._grad, self._hessvec, self._grad_rows = f, grad, hessvec, grad_rows
         self.h = Zero() if h is None else h
         if not isinstance(self.h, Penalty):
             raise TypeError(f"h must be a Penalty, got {type(self.h).__name__}")
@@ -134,9 +147,11 @@ class SmoothProblem(Problem):
         self.lipschitz_is_bound = self._L is not None
         self.rotations_only = bool(rotations_only)
         self.hessvec = None if hessvec is None else self._checked_hessvec
+        self.grad_rows = None if grad_rows is None else self._checked_grad_rows
+        self._hessvec_checked = False
         self._rng = as_rng(CHECK_SEED if rng is None else rng) if check_derivatives else None
         self._estimate: float | None = None
-        self._calls = {"f": 0, "grad": 0, "hessvec": 0}
+        self._calls = {"f": 0, "grad": 0, "hessvec": 0, "grad_rows": 0}
         self._started = False  # the once-per-start checks ran at least once
         self.n = self.r = None
         if shape is not None:
@@ -168,8 +183,12 @@ class SmoothProblem(Problem):
 
     def _start(self, X: np.ndarray, f0: float, G: np.ndarray, name: str) -> None:
         """The once-per-start checks (:func:`~obcd_lite.smooth_oracles.check_oracles_at_start`): scale and
-        derivative."""
-        check_oracles_at_start(self._eval_f, f0, G, X, name, self._rng)
+        derivative, and grad_rows and hessvec when given."""
+        check_oracles_at_start(self._eval_f, f0, G, X, name, self._rng, grad=self._eval_grad,
+                               hessvec=None if self._hessvec is None else self._eval_hessvec,
+                               grad_rows=None if self._grad_rows is None else self._eval_grad_rows)
+        self._hessvec_checked = self._hessvec is not None and self._rng is not None and bool(
+            np.linalg.norm(X.T @ X - np.eye(X.shape[1])) <= ON_STIEFEL)
         self._started = True
 
     def f(self, X: np.ndarray) -> float:
@@ -203,7 +222,8 @@ class SmoothProblem(Problem):
         V = read_only_copy(V)
         if V.shape != X.shape:
             raise ValueError(f"hessvec: V has shape {V.shape} but X has shape {X.shape}")
-        if self._calls["hessvec"] == 0 and self._rng is not None:  # once per problem, at the first call
+        if not self._hessvec_checked and self._rng is not None:  # no start checked it: at the first call
+            self._hessvec_checked = True
             check_hessvec(self._eval_grad, self._eval_hessvec, X, self._rng)
         return self._eval_hessvec(X, V)
 
@@ -212,6 +232,44 @@ class SmoothProblem(Problem):
         where = self._where("hessvec", None)
         return check_array(call_oracle(self._hessvec, (read_only_copy(X), read_only_copy(V)), "hessvec", where),
                            "hessvec", where, X)
+
+    def _checked_grad_rows(self, X: np.ndarray, rows) -> np.ndarray:
+        """The rows ``rows`` of grad f(X) (the ``grad_rows`` attribute when one was given): the user's grad_rows
+        on read-only copies, checked like grad (real, (len(rows), r), finite); checked against grad at every
+        start (:func:`~obcd_lite.smooth_oracles.check_grad_rows`).
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            (n, r), the point.
+        rows : array_like of int
+            Distinct row indices in [0, n).
+
+        Returns
+        -------
+        numpy.ndarray
+            (len(rows), r), grad f(X)[rows].
+
+        Raises
+        ------
+        ValueError
+            For rows that are not distinct integers in [0, n), or a value of the wrong shape.
+        """
+        X = read_only_copy(X)
+        index = np.asarray(rows)
+        n = X.shape[0]
+        if (index.ndim != 1 or index.size == 0 or index.dtype.kind not in "iu" or np.any(index < 0)
+                or np.any(index >= n) or len(np.unique(index)) != index.size):
+            raise ValueError(f"grad_rows: rows must be distinct integers in [0, n = {n}), got rows = {rows!r}")
+        return self._eval_grad_rows(X, index)
+
+    def _eval_grad_rows(self, X: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """The user's grad_rows on read-only copies, checked like grad, of shape (len(rows), r)."""
+        where = self._where("grad_rows", None)
+        rows = np.array(rows, dtype=np.int64)  # a read-only copy, as X is
+        rows.flags.writeable = False
+        return check_array(call_oracle(self._grad_rows, (read_only_copy(X), rows), "grad_rows", where),
+                           "grad_rows", where, X, shape=(len(rows), X.shape[1]))
 
     def f_from_grad(self, X: np.ndarray, G: np.ndarray) -> float:
         return self.f(X)

@@ -13,8 +13,10 @@ benefits from them:
   every step is lost to the proximal term and rounding) and a directional-derivative check of grad
   against f: along a random tangent direction D at X0 (drawn with the problem's ``rng``), <grad f(X0), D>
   must match the central difference of f along the retracted curve polar(X0 +- t D) (2 f calls, more only
-  when they disagree; a wrong sign or scale is named with the two numbers). Once per start: the check never
-  sees the solver's loop.
+  when they disagree; a wrong sign or scale is named with the two numbers); and the optional oracles of
+  :class:`~obcd_lite.smooth.SmoothProblem`: ``grad_rows(X, rows)`` against the rows of grad f(X0)
+  (:func:`check_grad_rows`) and ``hessvec`` against a central difference of grad (:func:`check_hessvec`), each
+  error naming its oracle. Once per start: the checks never see the solver's loop.
 
 An error raised for a value carries the point as its ``point`` attribute (a copy), and says which call of
 the oracle it was, so the user can reproduce it.
@@ -40,6 +42,9 @@ DIFFERENCE_STEPS = (1e-3, 1e-4, 1e-5, 1e-6)
 STATIONARY = 1e-6
 #: Relative mismatch of <grad f, D> and the central difference that counts as a wrong gradient.
 DIFFERENCE_RTOL = 1e-2
+#: Largest difference between grad_rows(X, rows) and grad(X)[rows], relative to grad's largest entry (two
+#: codes for the same rows may sum in another order: rounding, not a wrong oracle).
+GRAD_ROWS_RTOL = 1e-8
 #: Tolerance on ||X^T X - I||_F for the derivative check to run at X (it retracts to St(n, r) around X).
 ON_STIEFEL = 1e-8
 
@@ -152,9 +157,9 @@ def check_value(value, label: str, where: str, X: np.ndarray) -> float:
     return out
 
 
-def check_array(value, label: str, where: str, X: np.ndarray) -> np.ndarray:
-    """A gradient (or Hessian-vector product) as a fresh float array: real, numeric, of X's shape, finite,
-    its largest entry at most the range's top.
+def check_array(value, label: str, where: str, X: np.ndarray, shape: tuple | None = None) -> np.ndarray:
+    """A gradient (or Hessian-vector product, or rows of a gradient) as a fresh float array: real, numeric, of
+    X's shape (or ``shape``), finite, its largest entry at most the range's top.
 
     Parameters
     ----------
@@ -165,12 +170,14 @@ def check_array(value, label: str, where: str, X: np.ndarray) -> np.ndarray:
     where : str
         The call, e.g. "X0" or "X, call 12".
     X : numpy.ndarray
-        The point (its shape is required; attached to the error).
+        The point (its shape is required unless ``shape`` is given; attached to the error).
+    shape : tuple of int, optional
+        The required shape (default X's: ``grad_rows`` returns len(rows) rows).
 
     Returns
     -------
     numpy.ndarray
-        A float64 array of X's shape, owned by the caller.
+        A float64 array of the required shape, owned by the caller.
 
     Raises
     ------
@@ -188,8 +195,11 @@ def check_array(value, label: str, where: str, X: np.ndarray) -> np.ndarray:
                 "O": "an object array"}.get(raw.dtype.kind, "a non-numeric array")
         raise _fail(TypeError, f"{label}({where}) must be a real numeric array, got {kind} (dtype {raw.dtype}, "
                     f"from a {type(value).__name__})", X)
-    if raw.shape != X.shape:
+    if shape is None and raw.shape != X.shape:
         raise _fail(ValueError, f"{label}({where}) has shape {raw.shape}, but the point has shape {X.shape}", X)
+    if shape is not None and raw.shape != tuple(shape):
+        raise _fail(ValueError, f"{label}({where}) has shape {raw.shape}, but {shape[0]} rows of the point have shape "
+                    f"{tuple(shape)}", X)
     G = np.array(raw, dtype=float, copy=True)
     largest = float(np.max(np.abs(G))) if G.size else 0.0  # NaN or inf when an entry is: one pass in the loop
     if not largest <= DATA_SCALE_RANGE[1]:
@@ -244,8 +254,10 @@ def check_lipschitz(L):
 
 
 def check_oracles_at_start(f, f0: float, G: np.ndarray, X: np.ndarray, name: str,
-                           rng: np.random.Generator | None) -> None:
-    """The once-per-start checks at X: the scale of f and grad, and (``rng`` given) grad against f.
+                           rng: np.random.Generator | None, *, grad=None, hessvec=None, grad_rows=None) -> None:
+    """The once-per-start checks at X: the scale of f and grad, (``rng`` given) grad against f, and the optional
+    oracles: ``grad_rows`` against G (always: an exact comparison, :func:`check_grad_rows`) and (``rng``
+    given) ``hessvec`` against a difference of grad (:func:`check_hessvec`).
 
     Parameters
     ----------
@@ -260,13 +272,29 @@ def check_oracles_at_start(f, f0: float, G: np.ndarray, X: np.ndarray, name: str
     name : str
         X's name in the messages.
     rng : numpy.random.Generator or None
-        Draws the direction; None skips the derivative check.
+        Draws the direction; None skips the derivative checks (of grad and of hessvec).
+    grad : callable, optional
+        X -> grad f(X), checked (needed with ``hessvec``).
+    hessvec : callable, optional
+        (X, V) -> the Euclidean Hessian applied to V, checked; None: nothing to check.
+    grad_rows : callable, optional
+        (X, rows) -> the rows ``rows`` of grad f(X), checked; None: nothing to check.
 
     Raises
     ------
     ValueError
-        When f and grad are both tiny at X, or grad does not match f.
+        When f and grad are both tiny at X, grad does not match f, grad_rows does not match grad, or hessvec does
+        not match grad (each message names the oracle).
     """
+    if grad_rows is not None:
+        check_grad_rows(grad_rows, G, X, name, rng)
+    _check_gradient(f, f0, G, X, name, rng)
+    if hessvec is not None and rng is not None:
+        check_hessvec(grad, hessvec, X, rng, name)
+
+
+def _check_gradient(f, f0: float, G: np.ndarray, X: np.ndarray, name: str, rng: np.random.Generator | None) -> None:
+    """The scale and derivative checks of :func:`check_oracles_at_start` (grad against f)."""
     scale = max(abs(f0), float(np.max(np.abs(G))) if G.size else 0.0)
     if 0.0 < scale < DATA_SCALE_RANGE[0]:
         raise _fail(ValueError, f"f and grad at {name} are below the supported range [{DATA_SCALE_RANGE[0]:.0e}, "
@@ -333,8 +361,52 @@ def _tangent_direction(X: np.ndarray, rng: np.random.Generator) -> np.ndarray | 
     return None
 
 
-def check_hessvec(grad, hessvec, X: np.ndarray, rng: np.random.Generator) -> None:
-    """Once per problem: hessvec(X, D) against the central difference of grad along polar(X +- t D).
+def check_grad_rows(grad_rows, G: np.ndarray, X: np.ndarray, name: str, rng: np.random.Generator | None) -> None:
+    """Once per start: ``grad_rows(X, rows)`` against the rows of G = grad f(X), for all rows in a shuffled order
+    (one call: an oracle that ignores or misreads ``rows`` disagrees) and for one pair (what OBCD asks for).
+
+    Parameters
+    ----------
+    grad_rows : callable
+        (X, rows) -> the rows ``rows`` of grad f(X), checked (len(rows), r).
+    G : numpy.ndarray
+        (n, r), grad f(X), checked.
+    X : numpy.ndarray
+        (n, r), the point.
+    name : str
+        X's name in the messages.
+    rng : numpy.random.Generator or None
+        Draws the order and the pair (None: the rows reversed, and the first and last row).
+
+    Raises
+    ------
+    ValueError
+        When a row differs from G's beyond ``GRAD_ROWS_RTOL`` (relative to G's largest entry), naming the row.
+    """
+    n = X.shape[0]
+    order = np.arange(n)[::-1].copy() if rng is None else rng.permutation(n)
+    pair = np.sort(order[:2]) if n >= 2 else order
+    scale = float(np.max(np.abs(G))) if G.size else 0.0
+    for rows in (order, pair):
+        rows_G = grad_rows(X, rows)
+        gap = np.max(np.abs(rows_G - G[rows]), axis=1)
+        bad = np.flatnonzero(gap > GRAD_ROWS_RTOL * scale)
+        if bad.size:
+            q = int(bad[0])
+            raise _fail(ValueError, f"grad_rows does not match grad at {name}: asked for rows {_rows_text(rows)}, "
+                        f"its row for row {int(rows[q])} differs from grad f({name})'s row {int(rows[q])} by "
+                        f"{float(gap[q]):.6e} (largest |grad| = {scale:.6e}). grad_rows(X, rows) must return "
+                        f"grad(X)[rows], in the order of rows", X)
+
+
+def _rows_text(rows: np.ndarray) -> str:
+    """rows for a message, shortened."""
+    shown = ", ".join(str(int(i)) for i in rows[:6])
+    return f"[{shown}{', ...' if len(rows) > 6 else ''}]"
+
+
+def check_hessvec(grad, hessvec, X: np.ndarray, rng: np.random.Generator, name: str = "X") -> None:
+    """Once per start: hessvec(X, D) against the central difference of grad along polar(X +- t D).
 
     Along any curve c with c(0) = X and c'(0) = D, d/dt grad f(c(t)) at 0 is the Euclidean Hessian applied
     to D, and the central difference cancels the curve's second-order term; the points stay on St(n, r),
@@ -350,6 +422,8 @@ def check_hessvec(grad, hessvec, X: np.ndarray, rng: np.random.Generator) -> Non
         (n, r), the point.
     rng : numpy.random.Generator
         Draws the direction D.
+    name : str
+        X's name in the message.
 
     Raises
     ------
@@ -378,7 +452,7 @@ def check_hessvec(grad, hessvec, X: np.ndarray, rng: np.random.Generator) -> Non
         seen.append((t, gap, float(np.linalg.norm(difference))))
     if seen:
         t, gap, size_difference = seen[0]
-        raise _fail(ValueError, f"hessvec does not match grad at X: along a random unit tangent direction D, "
+        raise _fail(ValueError, f"hessvec does not match grad at {name}: along a random unit tangent direction D, "
                     f"||hessvec(X, D) - (grad(polar(X + tD)) - grad(polar(X - tD))) / 2t||_F = {gap:.6e} with "
                     f"||hessvec(X, D)||_F = {size_product:.6e} and the difference's norm {size_difference:.6e} "
                     f"(t = {t:g}). Check hessvec (or pass check_derivatives=False)", X)

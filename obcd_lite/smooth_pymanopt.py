@@ -26,7 +26,8 @@ component X sym(X^T G) it drops is part of OBCD's block matrix M = [G X^T]_BB (e
 recovered from the projection.
 
 The Hessian: when the problem has a Euclidean Hessian (given, or derived by the backend), it becomes the
-problem's ``hessvec(X, V)`` (the Euclidean Hessian of f at X applied to any (n, r) direction V).
+problem's ``hessvec(X, V)`` (the Euclidean Hessian of f at X applied to any (n, r) direction V), checked against
+the gradient at every start; ``obcd(..., Q="exact")`` then builds the exact block Q of eq. (9) from it.
 """
 from __future__ import annotations
 

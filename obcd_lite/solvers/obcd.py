@@ -221,7 +221,13 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     Q : str or None
         "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's block varsigma) or "lipschitz" (eq. (10),
         varsigma = L_f, python engine); None means "exact" for k = 2, "scalar" for k > 2. A problem
-        without the quadratic structure takes "scalar" or "lipschitz" (both varsigma = its L_f, verified).
+        without the quadratic structure takes "scalar" or "lipschitz" (both varsigma = its L_f, verified), or,
+        when it has a Hessian (``problem.hessvec``, e.g. ``from_pymanopt`` of a problem with a Euclidean
+        Hessian), "exact": the Hessian's block Q of eq. (9) from 4 Hessian-vector products per pair, plus a
+        varsigma that adapts, with the majorization verified (:mod:`.obcd_smooth`; a second-order model, not a
+        majorizer, for a non-quadratic f: the check keeps F from rising); with "matching" it costs 2 n
+        products per matching. Asked for only (None keeps eq. (10) for such a problem, the rule of notebook 08
+        and of the paper's experiments; ``docs/benchmarks/own_problem.md`` measures both).
     branches : str
         "both" (OBCD), or "rot" / "ref" to restrict V to one circle of O(2) (k = 2). On a problem
         with ``rotations_only`` (SO(n), e.g. ``from_pymanopt`` of ``SpecialOrthogonalGroup(n)``) "both" runs
@@ -297,14 +303,16 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         return _obcd_matching(problem, X, max_iter=max_iter, time_limit=time_limit, rng=rng, callback=callback,
                               log_every=log_every, k=k, alpha=alpha, Q=Q, branches=branches, engine=engine,
                               sigma0=sigma0, tol=tol, verbose=verbose, progress=progress)
-    if Q is None:
+    hessian = getattr(problem, "hessvec", None) is not None
+    if Q is None:  # a Hessian is used when asked (Q = "exact"): the default stays the paper's rule
         Q = "exact" if k == 2 and quadratic else "scalar"
     if Q not in MAJORIZER_Q:
         raise ValueError(f"Q must be 'exact', 'scalar' or 'lipschitz', got {Q!r} (None picks 'exact' for k = 2, "
                          "'scalar' for k > 2)")
-    if Q == "exact" and not quadratic:
-        raise UnsupportedProblemError(f"Q = 'exact' (eq. (9)) needs the Hessian of a quadratic f; the "
-                                      f"{type(problem).__name__} gives f and grad f only: use Q = 'scalar' (eq. (10))")
+    if Q == "exact" and not quadratic and not hessian:
+        raise UnsupportedProblemError(f"Q = 'exact' (eq. (9)) needs the Hessian: a quadratic f, or a problem with "
+                                      f"hessvec; the {type(problem).__name__} gives f and grad f only: use "
+                                      f"Q = 'scalar' (eq. (10))")
     if k > 2 and not h.is_zero:
         raise UnsupportedProblemError(f"k = {k} > 2 needs h = Zero() (the SVD subproblem of Lemma 2.3(b)); "
                                   f"got h = {h!r}")
@@ -332,7 +340,8 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         return rec.result(X, 0, "time_limit", F_tracked=F, info={"engine": engine})
     if not quadratic:  # any smooth f: the verified scalar majorizer
         it, stop_reason, F, info = run_smooth(problem, X, (B for batch in batches for B in batch), rec,
-                                              alpha=alpha, branches=branches, sigma0=sigma0)
+                                              alpha=alpha, branches=branches, sigma0=sigma0, hessian=Q == "exact")
+        info["Q"] = Q
         return rec.result(X, it, stop_reason, F_tracked=F, info={"engine": engine, **info})
     if engine == "compiled":
         it, stop_reason, F = _run_compiled(problem, X, G, F, _BlockChunks(batches), rec, alpha=alpha,
@@ -401,9 +410,13 @@ def _obcd_matching(problem, X, *, max_iter, time_limit, rng, callback, log_every
     """:func:`obcd` with working_set = "matching" (its checks, then :func:`.obcd_pairs.run_matching`)."""
     if k != 2:
         raise ValueError(f"working_set = 'matching' pairs the rows: it needs k = 2, got k = {k!r}")
-    if Q not in (None, "scalar"):
-        raise ValueError(f"working_set = 'matching' runs the verified scalar Q of eq. (10): Q must be None or "
-                         f"'scalar', got Q = {Q!r}")
+    hessian = getattr(problem, "hessvec", None) is not None
+    if Q is None:  # the Hessian's Q costs 2 n products per matching: it loses on time (docs/benchmarks/own_problem.md)
+        Q = "scalar"
+    if Q not in ("scalar", "exact") or (Q == "exact" and not hessian):
+        raise ValueError(f"working_set = 'matching' runs the verified Q of eq. (10) ('scalar') or, for a problem with "
+                         f"hessvec, the Hessian's Q of eq. (9) ('exact'): got Q = {Q!r}"
+                         + ("" if hessian else f" on a {type(problem).__name__} without hessvec"))
     if engine not in (None, "python"):
         raise ValueError(f"working_set = 'matching' runs in Python around a compiled loop over the pairs: engine "
                          f"must be None or 'python', got engine = {engine!r}")
@@ -416,5 +429,6 @@ def _obcd_matching(problem, X, *, max_iter, time_limit, rng, callback, log_every
         alpha = PAPER_ALPHA * rec.scale()
     rec.log(0, X, problem.F(X))
     it, stop_reason, F, info = run_matching(problem, X, as_rng(rng), rec, alpha=alpha, branches=branches,
-                                            sigma0=sigma0)
-    return rec.result(X, it, stop_reason, F_tracked=F, info={"engine": "python", "working_set": MATCHING, **info})
+                                            sigma0=sigma0, hessian=Q == "exact")
+    return rec.result(X, it, stop_reason, F_tracked=F, info={"engine": "python", "working_set": MATCHING, "Q": Q,
+                                                             **info})

@@ -49,6 +49,16 @@ guess is never stored or used as a bound: at the end the problem's estimate
 (``SmoothProblem.raise_lipschitz_estimate``) is raised only to ``varsigma_proven``, the largest varsigma at
 which a check failed (which proves L_f above it); a given L is never changed.
 
+The Hessian's Q (``obcd(..., working_set="matching", Q="exact")``, a problem with ``hessvec``): every pair's
+Q is Qh_B + varsigma I, Qh_B the exact block Q of eq. (9) from 4 Hessian products
+(:func:`~obcd_lite.subproblem.majorizer.hessian_Q`, 2 n products per matching), varsigma starting at
+``VARSIGMA_FLOOR`` times the estimate. The argument for (a) is unchanged: the joint model is still the sum of the
+pairs' models (the cross-pair terms of the Hessian are what it leaves out), and the check is what lets a step
+through. For a non-quadratic f, Qh_B is a second-order model, not a majorizer, and the check guards it too.
+||Qh_B||_2 <= L_f, so the check holds once varsigma >= 2 L_f, and a claimed bound is tested against 2 L. In
+``benchmarks/own_problem.py`` it loses on time to the scalar rule (docs/benchmarks/own_problem.md), so the
+default stays varsigma I.
+
 One iteration = one matching: ``Result.iterations``, ``max_iter``, ``log_every`` and the history count
 matchings (n // 2 pair steps each). The callback's :class:`~obcd_lite.results.Step` gets B = the (m, 2) pairs
 and V = the (m, 2, 2) factors (I where a pair kept its rows, all I when the iteration kept X).
@@ -63,22 +73,16 @@ from numba import njit
 from ..penalties import ZERO_KIND
 from ..results import Recorder
 from ..stiefel import BRANCHES
-from ..subproblem.majorizer import minimize_block, scalar_majorizer
+from ..subproblem.majorizer import hessian_majorizer, hessian_Q, minimize_block, scalar_majorizer
 from ..subproblem.sweep import coefficients_2x2, rotate_rows, sweep_into
 from ..subproblem.workspace import sweep_workspace
 from .obcd_kernel import _penalty_value
-from .obcd_smooth import MAX_REDOS, ROUNDING_ULPS
+from .obcd_smooth import MAX_REDOS, ROUNDING_ULPS, SHRINK, VARSIGMA_FLOOR
 
-#: varsigma is divided by this after every accepted iteration (and doubled on a failed check).
-SHRINK = 1.5
 #: A check that fails at varsigma >= this times ``problem.lipschitz()`` (an estimate: a lower bound of L_f
 #: from secants) means f and grad f disagree: with a right gradient the check holds once varsigma >= L_f.
 #: Waiting for more doublings would not tell: the steps shrink to rounding level, where every check passes.
 CURVATURE_LIMIT = 1e6
-#: varsigma never shrinks below this times ``problem.lipschitz()``: where the curvature along the pairs is
-#: negative (f = -tr(X^T A X) with A indefinite) every check holds and varsigma would shrink to denormals, and
-#: the doublings back up would then take many failed checks.
-VARSIGMA_FLOOR = 1e-6
 
 
 def matching(n: int, rng: np.random.Generator) -> np.ndarray:
@@ -120,17 +124,20 @@ def _closed_form(P, first, last):
 
 
 @njit(cache=True)
-def _solve_pairs(X, G, pairs, varsigma, alpha, kind, lam, tau, first, last, X_new, V, models):
+def _solve_pairs(X, G, pairs, varsigma, alpha, kind, lam, tau, first, last, X_new, V, models, Qh, hess):
     """Step 3 of the module docstring for every pair: fill the pairs' rows of X_new (a copy of X), V (m, 2, 2)
-    and models (m,) with m_B(V_B) (0 where the pair keeps I). Returns the sum of the models."""
+    and models (m,) with m_B(V_B) (0 where the pair keeps I). ``hess``: pair q's Q is Qh[q] + varsigma I
+    (Qh (m, 4, 4), the Hessian's Q of eq. (9)); else varsigma I. Returns the sum of the models."""
     r = X.shape[1]
     Z = np.empty((2, r))
     VZ = np.empty((2, r))
+    no_rows = np.empty((2, 0))
     work = sweep_workspace(0 if kind == ZERO_KIND else r)
     Qt = np.zeros((4, 4))
     P = np.empty((2, 2))
     M = np.empty((2, 2))
     coef = np.empty((2, 5))
+    dv = np.empty(4)
     shift = varsigma + alpha
     for p in range(4):
         Qt[p, p] = shift   # eq. (10): Q = varsigma I, Lemma 2.3(a): Qt = (varsigma + alpha) I
@@ -147,8 +154,21 @@ def _solve_pairs(X, G, pairs, varsigma, alpha, kind, lam, tau, first, last, X_ne
             m22 += G[j, t] * zj
         M[0, 0], M[0, 1], M[1, 0], M[1, 1] = m11, m12, m21, m22
         P[0, 0], P[0, 1], P[1, 0], P[1, 1] = m11 - shift, m12, m21, m22 - shift   # Lemma 2.3(a)
-        if kind == ZERO_KIND:
+        if hess:   # Qt = Qh + shift I, P = M - mat(Qh vec(I)) - shift I (vec stacks columns: vec(I) = e_0 + e_3)
+            for p in range(4):
+                for t in range(4):
+                    Qt[p, t] = Qh[q, p, t] + (shift if p == t else 0.0)
+            P[0, 0] -= Qh[q, 0, 0] + Qh[q, 0, 3]
+            P[1, 0] -= Qh[q, 1, 0] + Qh[q, 1, 3]
+            P[0, 1] -= Qh[q, 2, 0] + Qh[q, 2, 3]
+            P[1, 1] -= Qh[q, 3, 0] + Qh[q, 3, 3]
+        if kind == ZERO_KIND and not hess:
             branch, c, s = _closed_form(P, first, last)
+            rotate_rows(Z, branch, c, s, VZ)
+            h_change = 0.0
+        elif kind == ZERO_KIND:   # a Hessian Q: the sweep over the circles, no rows needed for h = 0
+            coefficients_2x2(Qt, P, coef)
+            branch, c, s, _ = sweep_into(coef, no_rows, kind, lam, tau, first, last, work, no_rows)
             rotate_rows(Z, branch, c, s, VZ)
             h_change = 0.0
         else:
@@ -161,6 +181,11 @@ def _solve_pairs(X, G, pairs, varsigma, alpha, kind, lam, tau, first, last, X_ne
         d11, d22 = v11 - 1.0, c - 1.0
         model = (d11 * M[0, 0] + s * M[0, 1] + v21 * M[1, 0] + d22 * M[1, 1]
                  + 0.5 * varsigma * (d11 * d11 + s * s + v21 * v21 + d22 * d22) + h_change)
+        if hess:   # + 1/2 vec(V - I)^T Qh vec(V - I), vec(V - I) = (d11, v21, s, d22)
+            dv[0], dv[1], dv[2], dv[3] = d11, v21, s, d22
+            for p in range(4):
+                for t in range(4):
+                    model += 0.5 * dv[p] * Qh[q, p, t] * dv[t]
         if model < 0.0:
             for t in range(r):
                 X_new[i, t] = VZ[0, t]
@@ -177,16 +202,20 @@ def _solve_pairs(X, G, pairs, varsigma, alpha, kind, lam, tau, first, last, X_ne
     return total
 
 
-def _solve_pairs_any_h(X, G, pairs, varsigma, alpha, h, branches, X_new, V, models) -> float:
+def _solve_pairs_any_h(X, G, pairs, varsigma, alpha, h, branches, X_new, V, models, Qh, hess) -> float:
     """:func:`_solve_pairs` for a Penalty of the user's own (no ``sweep_kind``): pair by pair, the search
     over its pieces (:func:`~obcd_lite.subproblem.majorizer.minimize_block`)."""
     I2 = np.eye(2)
     for q, B in enumerate(pairs):
         Z = X[B]
         M = G[B] @ Z.T
-        V_try, VZ = minimize_block(*scalar_majorizer(M, varsigma + alpha), Z, h, branches)
+        data = hessian_majorizer(Qh[q], M, varsigma + alpha) if hess else scalar_majorizer(M, varsigma + alpha)
+        V_try, VZ = minimize_block(*data, Z, h, branches)
         step = V_try - I2
         model = float(np.vdot(step, M)) + 0.5 * varsigma * float(np.vdot(step, step)) + (h(VZ) - h(Z))
+        if hess:
+            v = step.reshape(-1, order="F")
+            model += 0.5 * float(v @ Qh[q] @ v)
         keep = not model < 0.0
         X_new[B] = Z if keep else VZ
         V[q] = I2 if keep else V_try
@@ -195,7 +224,7 @@ def _solve_pairs_any_h(X, G, pairs, varsigma, alpha, h, branches, X_new, V, mode
 
 
 def run_matching(problem, X: np.ndarray, rng: np.random.Generator, rec: Recorder, *, alpha: float,
-                 branches: str, sigma0: float | None = None):
+                 branches: str, sigma0: float | None = None, hessian: bool = False):
     """The loop of the module docstring on X in place.
 
     Parameters
@@ -214,7 +243,11 @@ def run_matching(problem, X: np.ndarray, rng: np.random.Generator, rec: Recorder
     branches : str
         "both", "rot" or "ref": the circles of O(2) searched.
     sigma0 : float, optional
-        The first varsigma, a guess (> 0); None starts at ``problem.lipschitz()``.
+        The first varsigma, a guess (> 0); None starts at ``problem.lipschitz()`` (with ``hessian``: at
+        ``VARSIGMA_FLOOR`` times it).
+    hessian : bool
+        Every pair's Q is the Hessian's block Q of eq. (9) plus varsigma I (4 ``problem.hessvec`` products per
+        pair, 2 n per matching; see the module docstring); False: varsigma I.
 
     Returns
     -------
@@ -231,10 +264,14 @@ def run_matching(problem, X: np.ndarray, rng: np.random.Generator, rec: Recorder
     """
     h = problem.h
     n = X.shape[0]
-    bound = float(problem.lipschitz()) if problem.lipschitz_is_bound else None
+    # with the Hessian Q (||Qh_B||_2 <= L_f) the joint model majorizes f once varsigma >= 2 L_f
+    bound = (2.0 if hessian else 1.0) * float(problem.lipschitz()) if problem.lipschitz_is_bound else None
     limit = CURVATURE_LIMIT * float(problem.lipschitz())
     floor = VARSIGMA_FLOOR * float(problem.lipschitz())
-    varsigma = float(problem.lipschitz()) if sigma0 is None else float(sigma0)
+    if sigma0 is not None:
+        varsigma = float(sigma0)
+    else:
+        varsigma = floor if hessian else float(problem.lipschitz())
     start, proven = varsigma, 0.0
     kind = h.sweep_kind
     compiled = kind is not None
@@ -249,18 +286,22 @@ def run_matching(problem, X: np.ndarray, rng: np.random.Generator, rec: Recorder
     m = n // 2
     V = np.empty((m, 2, 2))
     models = np.empty(m)
+    Qh = np.zeros((m if hessian else 0, 4, 4))
     redos = kept = 0
     stop_reason, it = "max_iter", 0
     for it in range(1, rec.max_iter + 1):
         pairs = matching(n, rng)
         F_before = F
         accepted = False
+        for q in range(m if hessian else 0):
+            Qh[q] = hessian_Q(problem.hessvec, X, pairs[q])
         for _ in range(MAX_REDOS + 1):
             X_new = X.copy()
             if compiled:
-                model = _solve_pairs(X, G, pairs, varsigma, alpha, kind, lam, tau, first, last, X_new, V, models)
+                model = _solve_pairs(X, G, pairs, varsigma, alpha, kind, lam, tau, first, last, X_new, V, models,
+                                     Qh, hessian)
             else:
-                model = _solve_pairs_any_h(X, G, pairs, varsigma, alpha, h, branches, X_new, V, models)
+                model = _solve_pairs_any_h(X, G, pairs, varsigma, alpha, h, branches, X_new, V, models, Qh, hessian)
             if not model < 0.0:  # every pair keeps I: nothing to gain on this matching
                 break
             f_new = problem.f(X_new)
@@ -277,9 +318,9 @@ def run_matching(problem, X: np.ndarray, rng: np.random.Generator, rec: Recorder
                     kept += 1
                 break
             if bound is not None and varsigma >= bound:
-                raise ValueError(f"the majorization check failed at varsigma = {varsigma:.6g} >= L = {bound:.6g}, "
-                                 "the Lipschitz bound the problem claims: L is not a Lipschitz constant of grad f, "
-                                 "or grad is not the gradient of f")
+                raise ValueError(f"the majorization check failed at varsigma = {varsigma:.6g} >= "
+                                 f"{'2 L' if hessian else 'L'} = {bound:.6g}, the Lipschitz bound the problem "
+                                 "claims: L is not a Lipschitz constant of grad f, or grad is not the gradient of f")
             if bound is None and limit > 0.0 and varsigma >= limit:
                 raise ValueError(f"the majorization check failed at varsigma = {varsigma:.3g} >= {CURVATURE_LIMIT:g} "
                                  f"times the curvature estimate {problem.lipschitz():.3g}: grad does not look like "
@@ -297,7 +338,8 @@ def run_matching(problem, X: np.ndarray, rng: np.random.Generator, rec: Recorder
         if reason is not None:
             stop_reason = reason
             break
-    if hasattr(problem, "raise_lipschitz_estimate") and proven > 0.0:
+    # with the Hessian Q a failed check bounds the model's error, not L_f: nothing to raise
+    if hasattr(problem, "raise_lipschitz_estimate") and proven > 0.0 and not hessian:
         problem.raise_lipschitz_estimate(proven)
     return it, stop_reason, F, {"varsigma": varsigma, "varsigma_start": start, "varsigma_proven": proven,
                                 "redos": redos, "kept": kept, "pairs_per_iteration": m}

@@ -67,12 +67,16 @@ def block_data(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
     if Q not in MAJORIZER_Q:
         raise ValueError(f"Q must be one of {', '.join(MAJORIZER_Q)}, got Q = {Q!r}")
     alpha = check_nonnegative(alpha, "alpha")
+    return block_data_unchecked(problem, X, G, _check_block(B, X.shape[0]), alpha, Q)
+
+
+def _check_block(B, n: int) -> np.ndarray:
+    """B as an int array of k >= 2 distinct rows in [0, n), or a ValueError naming B."""
     B = np.asarray(B)
-    n = X.shape[0]
     if (B.ndim != 1 or not 2 <= B.size <= n or B.dtype.kind not in "iu" or np.any(B < 0) or np.any(B >= n)
             or len(np.unique(B)) != B.size):
         raise ValueError(f"B must be k >= 2 distinct row indices in [0, n = {n}), got B = {B.tolist()!r}")
-    return block_data_unchecked(problem, X, G, B, alpha, Q)
+    return B
 
 
 def block_data_unchecked(problem, X: np.ndarray, G: np.ndarray, B, alpha: float, Q: str):
@@ -248,3 +252,72 @@ def minimize_block(Qt: np.ndarray, P: np.ndarray, Z: np.ndarray, h, branches: st
         return sol.V, sol.VZ
     V = solve_kxk(P)
     return V, V @ Z
+
+
+def hessian_Q(hessvec, X: np.ndarray, B) -> np.ndarray:
+    """Eq. (9) for the block B from k^2 Hessian-vector products (4 for a pair): Q = (Z^T (x) U_B)^T H (Z^T (x) U_B).
+
+    Column q of Q (vec stacks columns: q = a + k b for the entry (a, b) of a k x k matrix) is the Hessian
+    applied to the direction U_B E_ab Z (row B[a] holds Z's row b, every other row 0), read on the block:
+    Q[p, q] = <U_B E_p Z, H[U_B E_q Z]> = vec(W_q Z^T)[p] with W_q = (H[U_B E_q Z])(B, :). For a quadratic f
+    (H = D (x) C: hessvec(X, V) = C V D) this is the exact Q of ``QuadraticProblem.exact_Q``; for any other f
+    it is the Hessian's curvature along the block at X, a second-order model and **not** a majorizer
+    (f's curvature changes along the step): OBCD uses it only with varsigma added and the majorization checked
+    (``solvers.obcd_smooth``, ``solvers.obcd_pairs``).
+
+    Parameters
+    ----------
+    hessvec : callable
+        (X, V) -> the Euclidean Hessian of f at X applied to V, (n, r) (e.g. ``SmoothProblem.hessvec``).
+    X : numpy.ndarray
+        (n, r), the point.
+    B : sequence of int
+        The k >= 2 distinct row indices.
+
+    Returns
+    -------
+    numpy.ndarray
+        (k^2, k^2), symmetric (the products' rounding asymmetry averaged out).
+
+    Raises
+    ------
+    TypeError
+        For a hessvec that is not callable.
+    ValueError
+        Naming B for repeated or out-of-range rows.
+    """
+    if not callable(hessvec):
+        raise TypeError(f"hessvec must be callable ((X, V) -> Hessian of f at X applied to V), got {hessvec!r}")
+    X = as_matrix(X, "X")
+    B = _check_block(B, X.shape[0])
+    k = B.size
+    Z = X[B]
+    Q = np.empty((k * k, k * k))
+    D = np.zeros_like(X)
+    for b in range(k):
+        for a in range(k):
+            D[B[a]] = Z[b]
+            W = np.asarray(hessvec(X, D))[B]
+            D[B[a]] = 0.0
+            Q[:, a + k * b] = (W @ Z.T).reshape(-1, order="F")
+    return 0.5 * (Q + Q.T)
+
+
+def hessian_majorizer(Qh: np.ndarray, M: np.ndarray, shift: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(Qt, P)`` of Lemma 2.3(a) for Q = Qh + varsigma I (Qh from :func:`hessian_Q`), shift = varsigma + alpha.
+
+    Parameters
+    ----------
+    Qh : numpy.ndarray
+        (k^2, k^2), the Hessian's block Q of eq. (9).
+    M, shift : numpy.ndarray, float
+        As for :func:`scalar_majorizer`.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(Qt, P)``: Qt = Qh + shift I, P = M - mat(Qh vec(I)) - shift I.
+    """
+    Qt, P = scalar_majorizer(M, shift)
+    # mat(Q vec(I)): vec(I) is symmetric in the stacking; mat() unstacks columns
+    return Qh + Qt, P - (Qh @ np.eye(len(M)).reshape(-1)).reshape(len(M), len(M)).T

@@ -20,18 +20,30 @@ def test_gradients_and_hessians_match_finite_differences(load_benchmark, name):
     np.testing.assert_allclose(problem.euclidean_hessian(X, H), change, rtol=1e-5, atol=1e-5 * np.abs(change).max())
 
 
-def test_quick_run_prints_every_solver(load_benchmark, capsys):
+SOLVERS = {"TR", "CG", "SD", "OBCD one pair, Hessian Q", "OBCD many pairs", "OBCD many pairs, Hessian Q", "ManPG",
+           "Cayley"}
+
+
+def test_quick_run_prints_every_solver_and_stores_the_records(load_benchmark, capsys, tmp_path):
+    from obcd_lite.experiments.benchmark_records import load_own_problem
+
     bench = load_benchmark("own_problem")
-    assert bench.main(["--quick"]) == 0
+    bench.RECORDS.update(smooth=[], l1=[])
+    assert bench.main(["--quick", "--json", str(tmp_path / "run.json")]) == 0
     rows = [line.split("|")[1:-1] for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
     smooth = [row for row in rows if len(row) == 11 and row[0].strip() in ("subspace", "eigenvector", "pca")]
-    assert len(smooth) == 3 * 7
-    assert {row[3].strip() for row in smooth} == {"TR", "CG", "SD", "OBCD one pair", "OBCD many pairs", "ManPG",
-                                                  "Cayley"}
+    assert len(smooth) == 3 * len(SOLVERS)
+    assert {row[3].strip() for row in smooth} == SOLVERS
     assert all(row[6].strip() == "1" for row in smooth if row[3].strip() == "TR")
     l1 = [row for row in rows if len(row) == 8 and row[0].strip() != "solver"]
-    assert [row[0].strip() for row in l1] == ["ManPG (own stop)", "OBCD one pair", "OBCD many pairs"]
+    assert [row[0].strip() for row in l1] == ["ManPG (own stop)", "OBCD one pair, Hessian Q", "OBCD many pairs"]
     assert all(np.isfinite(float(row[5])) for row in l1)
+    assert int(l1[0][4]) > 0  # ManPG ran to its own (scale-relative) stop, not stopped at X0
+    records = load_own_problem(tmp_path / "run.json")
+    assert [(r["problem"], r["solver"]) for r in records["smooth"]] == [(row[0].strip(), row[3].strip())
+                                                                        for row in smooth]
+    assert bench.main(["--json", str(tmp_path / "run.json"), "--figure", str(tmp_path / "run.svg")]) == 0
+    assert (tmp_path / "run.svg").read_text().lstrip().startswith("<?xml")
 
 
 def test_an_unknown_problem_or_solver_is_named(load_benchmark):

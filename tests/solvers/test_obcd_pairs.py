@@ -99,7 +99,7 @@ def test_with_two_rows_matching_reproduces_the_one_pair_iterates(h, monkeypatch)
     X0 = random_stiefel(2, 2, rng=4)
     monkeypatch.setattr(obcd_pairs, "SHRINK", 1.0)
     sigma = 0.05  # below the curvature: both runs double varsigma on their failed checks
-    one = obcd(inst.smooth(h), X0, rng=0, max_iter=60, log_every=1, sigma0=sigma)
+    one = obcd(inst.smooth(h), X0, rng=0, max_iter=60, log_every=1, sigma0=sigma, Q="scalar")
     many = obcd(inst.smooth(h), X0, rng=0, max_iter=60, log_every=1, sigma0=sigma, working_set="matching")
     assert many.info["redos"] == one.info["redos"] >= 1
     np.testing.assert_allclose(many.history["F"], one.history["F"], rtol=0, atol=1e-12)
@@ -183,8 +183,11 @@ def test_bad_arguments_are_named():
         obcd(problem, inst.X0, working_set="pairs")
     with pytest.raises(ValueError, match="k = 3"):
         obcd(problem, inst.X0, working_set="matching", k=3)
-    with pytest.raises(ValueError, match="Q = 'exact'"):
-        obcd(problem, inst.X0, working_set="matching", Q="exact")
+    with pytest.raises(ValueError, match="got Q = 'lipschitz'"):
+        obcd(problem, inst.X0, working_set="matching", Q="lipschitz")
+    plain = SmoothProblem(problem.f, problem.grad, shape=inst.X0.shape)
+    with pytest.raises(ValueError, match="got Q = 'exact' on a SmoothProblem without hessvec"):
+        obcd(plain, inst.X0, working_set="matching", Q="exact")
     with pytest.raises(ValueError, match="engine = 'compiled'"):
         obcd(problem, inst.X0, working_set="matching", engine="compiled")
     with pytest.raises(ValueError, match="branches"):

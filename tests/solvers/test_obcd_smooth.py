@@ -56,9 +56,14 @@ def test_from_pymanopt_and_smooth_problem_agree():
     assert from_pm.F(X) == by_hand.F(X)
     np.testing.assert_array_equal(from_pm.grad(X), by_hand.grad(X))
     assert (from_pm.n, from_pm.r) == (10, 3)
-    a = obcd(from_pm, inst.X0, rng=1, max_iter=500)
+    a = obcd(from_pm, inst.X0, rng=1, max_iter=500, Q="scalar")  # from_pm has the Hessian, by_hand has not
     b = obcd(by_hand, inst.X0, rng=1, max_iter=500)
     np.testing.assert_array_equal(a.X, b.X)
+    with_hessian = SmoothProblem(*A, h=L1(0.02), L=inst.L, shape=(10, 3), hessvec=inst.problem.euclidean_hessian)
+    c = obcd(from_pm, inst.X0, rng=1, max_iter=500, Q="exact")
+    d = obcd(with_hessian, inst.X0, rng=1, max_iter=500, Q="exact")
+    assert c.info["Q"] == d.info["Q"] == "exact"
+    np.testing.assert_array_equal(c.X, d.X)
 
 
 @pytest.mark.parametrize("h", [Zero(), L1(0.05), L0(0.01)], ids=repr)
@@ -94,8 +99,12 @@ def test_the_estimate_grows_only_when_a_step_proves_it():
     assert 0 < start
     problem.raise_lipschitz_estimate(start / 2)
     assert problem.lipschitz() == start
-    run = obcd(problem, inst.X0, rng=0, max_iter=300)
+    run = obcd(problem, inst.X0, rng=0, max_iter=300, Q="scalar")  # the Hessian's Q proves nothing about L_f
     assert problem.lipschitz() == run.info["varsigma"] >= start
+    hessian = inst.smooth(bound=False)
+    start = hessian.lipschitz()
+    obcd(hessian, inst.X0, rng=0, max_iter=300, Q="exact")
+    assert hessian.lipschitz() == start
     bounded = inst.smooth()
     bounded.raise_lipschitz_estimate(10 * inst.L)
     assert bounded.lipschitz() == inst.L
@@ -119,10 +128,11 @@ def test_obcd_reaches_the_trust_region_optimum_on_more_quartics(seed):
     assert run.F <= float(inst.smooth().F(tr.point)) + 1e-6
 
 
-def test_exact_Q_is_declined_for_a_general_f():
+def test_exact_Q_is_declined_for_a_general_f_without_a_hessian():
     inst = quartic_energy(n=6, r=2)
+    plain = SmoothProblem(inst.problem.cost, inst.problem.euclidean_gradient, shape=inst.X0.shape)
     with pytest.raises(UnsupportedProblemError, match="eq. \\(9\\)"):
-        obcd(inst.smooth(), inst.X0, Q="exact")
+        obcd(plain, inst.X0, Q="exact")
 
 
 def test_k_greater_than_two_runs_with_h_zero():
