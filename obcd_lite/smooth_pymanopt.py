@@ -27,7 +27,8 @@ recovered from the projection.
 
 The Hessian: when the problem has a Euclidean Hessian (given, or derived by the backend), it becomes the
 problem's ``hessvec(X, V)`` (the Euclidean Hessian of f at X applied to any (n, r) direction V), checked against
-the gradient at every start; ``obcd(..., Q="exact")`` then builds the exact block Q of eq. (9) from it.
+the gradient at every start; ``obcd`` (one pair per step by default, many pairs with ``Q="exact"``) then
+builds the exact block Q of eq. (9) from it.
 """
 from __future__ import annotations
 

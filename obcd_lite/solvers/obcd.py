@@ -192,8 +192,9 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
     Parameters
     ----------
     problem : Problem
-        A QuadraticProblem (exact Q, compiled engine), or any smooth f (:class:`~obcd_lite.smooth.SmoothProblem`, ``from_pymanopt``): the scalar Q of
-        eq. (10) with the majorization verified on every step (:mod:`.obcd_smooth`).
+        A QuadraticProblem (exact Q, compiled engine), or any smooth f (:class:`~obcd_lite.smooth.SmoothProblem`,
+        ``from_pymanopt``): the scalar Q of eq. (10), or the Hessian's Q where it has ``hessvec``, with the
+        majorization verified on every step (:mod:`.obcd_smooth`).
     X0 : numpy.ndarray, shape (n, r)
         On St(n, r).
     max_iter : int or None
@@ -220,14 +221,16 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
         matching (n // 2 pair steps).
     Q : str or None
         "exact" (eq. (9)), "scalar" (eq. (10), Lemma C.2's block varsigma) or "lipschitz" (eq. (10),
-        varsigma = L_f, python engine); None means "exact" for k = 2, "scalar" for k > 2. A problem
+        varsigma = L_f, python engine); None means "exact" for k = 2 where the problem gives it (below), else
+        "scalar". A problem
         without the quadratic structure takes "scalar" or "lipschitz" (both varsigma = its L_f, verified), or,
         when it has a Hessian (``problem.hessvec``, e.g. ``from_pymanopt`` of a problem with a Euclidean
         Hessian), "exact": the Hessian's block Q of eq. (9) from 4 Hessian-vector products per pair, plus a
         varsigma that adapts, with the majorization verified (:mod:`.obcd_smooth`; a second-order model, not a
         majorizer, for a non-quadratic f: the check keeps F from rising); with "matching" it costs 2 n
-        products per matching. Asked for only (None keeps eq. (10) for such a problem, the rule of notebook 08
-        and of the paper's experiments; ``docs/benchmarks/own_problem.md`` measures both).
+        products per matching. None picks it for one pair per step on a problem with ``hessvec`` (the oracle is
+        used when present) and keeps eq. (10) for "matching", where the products lose on time
+        (``docs/benchmarks/own_problem.md`` measures both).
     branches : str
         "both" (OBCD), or "rot" / "ref" to restrict V to one circle of O(2) (k = 2). On a problem
         with ``rotations_only`` (SO(n), e.g. ``from_pymanopt`` of ``SpecialOrthogonalGroup(n)``) "both" runs
@@ -304,8 +307,8 @@ def obcd(problem, X0, *, max_iter: int | None = None, time_limit: float | None =
                               log_every=log_every, k=k, alpha=alpha, Q=Q, branches=branches, engine=engine,
                               sigma0=sigma0, tol=tol, verbose=verbose, progress=progress)
     hessian = getattr(problem, "hessvec", None) is not None
-    if Q is None:  # a Hessian is used when asked (Q = "exact"): the default stays the paper's rule
-        Q = "exact" if k == 2 and quadratic else "scalar"
+    if Q is None:  # eq. (9)'s exact Q wherever the problem gives it: quadratic f, or a Hessian (hessvec)
+        Q = "exact" if k == 2 and (quadratic or hessian) else "scalar"
     if Q not in MAJORIZER_Q:
         raise ValueError(f"Q must be 'exact', 'scalar' or 'lipschitz', got {Q!r} (None picks 'exact' for k = 2, "
                          "'scalar' for k > 2)")
