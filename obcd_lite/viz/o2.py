@@ -2,7 +2,8 @@
 
 Pure drawing: every number comes from :mod:`obcd_lite.teaching.critical_points` and
 :mod:`obcd_lite.teaching.o2` (which runs the Cayley method and OBCD); nothing here
-computes an algorithm. Colours: :data:`obcd_lite.viz.style.BRANCH_COLORS`.
+computes an algorithm. Colours: :data:`obcd_lite.viz.style.BRANCH_COLORS`. The explorer's text is a
+rendered table (:func:`snapshot_table`).
 """
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ import numpy as np
 from ..rounding import fmt
 from ..stiefel import ref, rot
 from .style import BRANCH_COLORS, BRANCH_LABELS, apply_style
-from .tables import html_table
+from ..teaching.o2 import det_q_line, snapshot_rows
+from .tables import html_stack, html_table, math_sentence
 
 apply_style()
 KIND_MARKERS = {"min": "v", "max": "^", "other": "D", "flat": "s"}
@@ -167,6 +169,27 @@ def critical_table(points, caption: str = ""):
              "where": "smooth point" if pt.smooth else "kink"} for pt in points]
     return html_table(rows, {"branch": "branch", "theta": "θ", "F": "F", "kind": "kind", "where": "where"},
                       caption=caption)
+
+
+def snapshot_table(snap):
+    """The text under notebook 01's explorer: where both runs end and the global minimum as a rendered
+    table (:func:`~obcd_lite.teaching.o2.snapshot_rows`), then Cayley's det Q as a sentence.
+
+    Parameters
+    ----------
+    snap : Snapshot
+        The explorer's state.
+
+    Returns
+    -------
+    HtmlTable
+        The table and the sentence.
+    """
+    rows = snapshot_rows(snap)
+    table = html_table(rows, {"point": "", "branch": "branch", "theta": "θ", "F": "F"})
+    line = det_q_line(snap)
+    return html_stack([table, math_sentence(line) if line else ""],
+                      f"<ends: Cayley {rows[0]['branch']}, OBCD {rows[1]['branch']}; global min {rows[2]['branch']}>")
 
 
 def snapshot_figure(snap, figsize=(8.5, 4.0)):

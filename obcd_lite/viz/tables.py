@@ -144,6 +144,50 @@ def html_table(rows: list[dict], columns: dict, *, caption: str = "", code_colum
     return HtmlTable(TABLE_CSS + head + body, f"<table: {len(rows)} {noun}{': ' + caption if caption else ''}>")
 
 
+def math_sentence(text: str) -> str:
+    """One line of ASCII math as a rendered sentence (a paragraph typeset by :func:`math_text`): an
+    explorer's one-line status, never a monospace block.
+
+    Parameters
+    ----------
+    text : str
+        One line.
+
+    Returns
+    -------
+    str
+        HTML.
+
+    Raises
+    ------
+    ValueError
+        If ``text`` has more than one line (several lines are a table: :func:`html_table`).
+    """
+    if "\n" in text.strip():
+        raise ValueError(f"text must be one line: several lines are a table (build one with "
+                         f"obcd_lite.viz.tables.html_table), got {text.strip().count(chr(10)) + 1} lines: {text[:120]!r}")
+    return f"<p>{math_text(text.strip())}</p>"
+
+
+def html_stack(parts, description: str) -> HtmlTable:
+    """Tables and sentences one under the other, shown as one piece (the tables' style once).
+
+    Parameters
+    ----------
+    parts : sequence of HtmlTable or str
+        Tables (:func:`html_table`) and HTML fragments (:func:`math_sentence`), in display order.
+    description : str
+        The one-line ``text/plain`` description.
+
+    Returns
+    -------
+    HtmlTable
+        The parts' HTML, joined.
+    """
+    body = "".join((part.html if isinstance(part, HtmlTable) else part).replace(TABLE_CSS, "") for part in parts)
+    return HtmlTable(TABLE_CSS + body, description)
+
+
 #: The columns of the errata tables (notebooks 01, 02, 03, 05 and the site).
 ERRATA_COLUMNS = {"where": "where", "kind": "kind", "paper": "the paper says", "correct": "what holds",
                   "instance": "an instance", "test": "decided by"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from obcd_lite.teaching.o2 import compute, snapshot_summary
+from obcd_lite.teaching.o2 import compute, det_q_line, orbit_summary, rotation_orbit, snapshot_rows
 
 PAPER_F1 = (1.0, 0.0, -1.0, -1.0, 0.0)
 PAPER_F2 = (1.0, 0.0, 1.0, 2.0, 5.0)
@@ -51,12 +51,28 @@ def test_compute_rejects_bad_values():
 
 
 def test_summary_names_the_global_minimum():
-    text = snapshot_summary(compute(*PAPER_F2, 1.0, "ref"))
-    assert "global min: rot at theta = 0.0000, F = 12.000000" in text
-    assert "Cayley max |det Q - 1| < 1e-12" in text  # det Q = 1 exactly; its rounding prints as a bound
+    snap = compute(*PAPER_F2, 1.0, "ref")
+    rows = snapshot_rows(snap)
+    assert [r["point"] for r in rows] == ["Cayley ends at", "OBCD ends at", "global min"]
+    assert rows[2] == {"point": "global min", "branch": "rot", "theta": "0.0000", "F": "12.000000"}
+    branch, theta, value = snap.obcd.final  # the runs' rows are their last iterates, rounded by rounding.fmt
+    assert rows[1] == {"point": "OBCD ends at", "branch": branch, "theta": f"{theta:.4f}", "F": f"{value:.6f}"}
+    assert det_q_line(snap) == "Cayley max |det Q - 1| < 1e-12"  # det Q = 1 exactly; its rounding prints as a bound
+
+
+def test_det_q_line_is_empty_without_a_cayley_step():
+    snap = compute(*PAPER_F2, 1.0, "ref")
+    stalled = type(snap)(**{**snap.__dict__, "cayley_det_Q": np.array([])})
+    assert det_q_line(stalled) == ""
+
+
+@pytest.mark.parametrize("k", [1, 5, 12])
+def test_orbit_summary_is_one_line(k):
+    text = orbit_summary(rotation_orbit(k))
+    assert text == f"k = {k}: rot(2π/{k})^{k} = I (to 1e-12): True" and "\n" not in text
 
 
 def test_summary_ties_go_to_the_first_critical_point():
     """T = 0, mu = 0: F = 2 on all of O(2); the critical points tie and the first (rot) is named, on every CPU."""
     snap = compute(0.0, 0.0, 0.0, 0.0, 0.0, 1.0, "ref")
-    assert "global min: rot at theta = " in snapshot_summary(snap)
+    assert snapshot_rows(snap)[2]["branch"] == "rot"

@@ -9,8 +9,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from obcd_lite.teaching.critical_points import critical_points_2x2  # noqa: E402
-from obcd_lite.teaching.o2 import compute  # noqa: E402
-from obcd_lite.viz.o2 import landscape_figure, snapshot_figure, two_circles_figure  # noqa: E402
+from obcd_lite.teaching.o2 import compute, snapshot_rows  # noqa: E402
+from obcd_lite.viz.o2 import landscape_figure, snapshot_figure, snapshot_table, two_circles_figure  # noqa: E402
 from obcd_lite.viz.style import BRANCH_COLORS  # noqa: E402
 
 PAPER_F2 = (1.0, 0.0, 1.0, 2.0, 5.0)
@@ -60,3 +60,13 @@ def test_critical_points_as_a_rendered_table():
     table = critical_table(points, caption="F2")
     assert repr(table) == "<table: 16 rows: F2>" and table.html.count("<tr>") == 17
     assert "12.000000" in table.html and table.html.count("kink") == 8 and "θ" in table.html
+
+
+def test_snapshot_table_has_a_row_per_point_and_the_det_q_sentence():
+    snap = compute(*PAPER_F2, 1.0, "ref")
+    table = snapshot_table(snap)
+    assert table.html.count("<tr>") == 1 + 3 and "<th>θ</th>" in table.html  # header + Cayley, OBCD, global min
+    for row in snapshot_rows(snap):
+        assert f"<td>{row['point']}</td><td>{row['branch']}</td><td>{row['theta']}</td><td>{row['F']}</td>" in table.html
+    assert table.html.endswith("<p>Cayley max |det Q − 1| &lt; 1e-12</p>") and "<pre" not in table.html
+    assert repr(table) == "<ends: Cayley {}, OBCD {}; global min rot>".format(snap.cayley.final[0], snap.obcd.final[0])
