@@ -163,9 +163,10 @@ def math_sentence(text: str) -> str:
     ValueError
         If ``text`` has more than one line (several lines are a table: :func:`html_table`).
     """
-    if "\n" in text.strip():
-        raise ValueError(f"text must be one line: several lines are a table (build one with "
-                         f"obcd_lite.viz.tables.html_table), got {text.strip().count(chr(10)) + 1} lines: {text[:120]!r}")
+    lines = text.strip().count("\n") + 1
+    if lines > 1:
+        raise ValueError("text must be one line: several lines are a table (build one with "
+                         f"obcd_lite.viz.tables.html_table), got {lines} lines: {text[:120]!r}")
     return f"<p>{math_text(text.strip())}</p>"
 
 
