@@ -165,11 +165,13 @@ def compute(t11: float, t12: float, t21: float, t22: float, mu: float, start_the
                     cayley_det_Q=cayley.history["det_Q"][1:], alpha=alpha)
 
 
-def snapshot_rows(snap: Snapshot) -> list[dict]:
-    """The explorer's table, the same on every CPU: where both runs end, and the global minimum.
+def snapshot_row(snap: Snapshot) -> dict:
+    """The explorer's table (one row), the same on every CPU: where both runs end, the global minimum,
+    and how far Cayley's det Q is from 1.
 
-    Numbers through ``rounding.fmt`` (theta 4 decimals, F 6); ties of the global minimum go to the
-    first critical point. Rendered by :func:`obcd_lite.viz.o2.snapshot_table`.
+    Numbers through ``rounding.fmt`` (theta 4 decimals, F 6; det Q = 1 in exact arithmetic, so its
+    deviation prints as a bound); ties of the global minimum go to the first critical point. Rendered
+    by :func:`obcd_lite.viz.o2.snapshot_table`.
 
     Parameters
     ----------
@@ -178,33 +180,17 @@ def snapshot_rows(snap: Snapshot) -> list[dict]:
 
     Returns
     -------
-    list of dict
-        Rows ``{"point", "branch", "theta", "F"}`` (strings): Cayley's last iterate, OBCD's, the global minimum.
+    dict
+        ``{"cayley", "obcd", "global", "det_q"}`` (strings): ``"rot, theta = 1.5708, F = 3.000000"`` for
+        Cayley's last iterate, OBCD's and the global minimum; ``det_q``: ``"< 1e-12"`` (or the value),
+        "" when the Cayley method took no step.
     """
     best = snap.critical[first_minimizer([pt.value for pt in snap.critical])]
-    points = [("Cayley ends at", *snap.cayley.final), ("OBCD ends at", *snap.obcd.final),
-              ("global min", best.branch, best.theta, best.value)]
-    return [{"point": point, "branch": branch, "theta": fmt(theta, 4, floor=None), "F": fmt(value, 6)}
-            for point, branch, theta, value in points]
-
-
-def det_q_line(snap: Snapshot) -> str:
-    """One line on Cayley's det Q: 1 in exact arithmetic, so its deviation prints as a bound
-    (``rounding.fmt``); empty when the Cayley method took no step.
-
-    Parameters
-    ----------
-    snap : Snapshot
-        The explorer's state.
-
-    Returns
-    -------
-    str
-        ``"Cayley max |det Q - 1| < 1e-12"`` (or ``= ...``), or "".
-    """
-    if not snap.cayley_det_Q.size:
-        return ""
-    return f"Cayley max |det Q - 1| {equals(np.max(np.abs(snap.cayley_det_Q - 1.0)), 2, style='e')}"
+    points = {"cayley": snap.cayley.final, "obcd": snap.obcd.final, "global": (best.branch, best.theta, best.value)}
+    row = {key: f"{branch}, theta {equals(theta, 4, floor=None)}, F {equals(value, 6)}"
+           for key, (branch, theta, value) in points.items()}
+    row["det_q"] = fmt(np.max(np.abs(snap.cayley_det_Q - 1.0)), 2, style="e") if snap.cayley_det_Q.size else ""
+    return row
 
 
 def rotation_orbit(k: int) -> dict:

@@ -15,8 +15,8 @@ import numpy as np
 from ..rounding import fmt
 from ..stiefel import ref, rot
 from .style import BRANCH_COLORS, BRANCH_LABELS, apply_style
-from ..teaching.o2 import det_q_line, snapshot_rows
-from .tables import html_stack, html_table, math_sentence
+from ..teaching.o2 import snapshot_row
+from .tables import html_table
 
 apply_style()
 KIND_MARKERS = {"min": "v", "max": "^", "other": "D", "flat": "s"}
@@ -171,9 +171,15 @@ def critical_table(points, caption: str = ""):
                       caption=caption)
 
 
+#: The columns of :func:`snapshot_table`.
+SNAPSHOT_COLUMNS = {"cayley": "Cayley ends at", "obcd": "OBCD ends at", "global": "global minimum",
+                    "det_q": "Cayley: max |det Q − 1|"}
+
+
 def snapshot_table(snap):
-    """The text under notebook 01's explorer: where both runs end and the global minimum as a rendered
-    table (:func:`~obcd_lite.teaching.o2.snapshot_rows`), then Cayley's det Q as a sentence.
+    """The text under notebook 01's explorer as a rendered one-row table
+    (:func:`~obcd_lite.teaching.o2.snapshot_row`): where both runs end, the global minimum and Cayley's
+    det Q. One row keeps the explorer as short as its former text (it fits a 1280 x 720 screen).
 
     Parameters
     ----------
@@ -183,13 +189,11 @@ def snapshot_table(snap):
     Returns
     -------
     HtmlTable
-        The table and the sentence.
+        The table (without the det Q column when the Cayley method took no step).
     """
-    rows = snapshot_rows(snap)
-    table = html_table(rows, {"point": "", "branch": "branch", "theta": "θ", "F": "F"})
-    line = det_q_line(snap)
-    return html_stack([table, math_sentence(line) if line else ""],
-                      f"<ends: Cayley {rows[0]['branch']}, OBCD {rows[1]['branch']}; global min {rows[2]['branch']}>")
+    row = snapshot_row(snap)
+    columns = {key: header for key, header in SNAPSHOT_COLUMNS.items() if key != "det_q" or row["det_q"]}
+    return html_table([row], columns)
 
 
 def snapshot_figure(snap, figsize=(8.5, 4.0)):

@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from obcd_lite.teaching.critical_points import critical_points_2x2  # noqa: E402
-from obcd_lite.teaching.o2 import compute, snapshot_rows  # noqa: E402
+from obcd_lite.teaching.o2 import compute, snapshot_row  # noqa: E402
 from obcd_lite.viz.o2 import landscape_figure, snapshot_figure, snapshot_table, two_circles_figure  # noqa: E402
 from obcd_lite.viz.style import BRANCH_COLORS  # noqa: E402
 
@@ -62,12 +62,12 @@ def test_critical_points_as_a_rendered_table():
     assert "12.000000" in table.html and table.html.count("kink") == 8 and "θ" in table.html
 
 
-def test_snapshot_table_has_a_row_per_point_and_the_det_q_sentence():
+def test_snapshot_table_is_one_typeset_row():
     snap = compute(*PAPER_F2, 1.0, "ref")
     table = snapshot_table(snap)
-    assert table.html.count("<tr>") == 1 + 3 and "<th>θ</th>" in table.html  # header + Cayley, OBCD, global min
-    for row in snapshot_rows(snap):
-        cells = "".join(f"<td>{row[key]}</td>" for key in ("point", "branch", "theta", "F"))
-        assert cells in table.html
-    assert table.html.endswith("<p>Cayley max |det Q − 1| &lt; 1e-12</p>") and "<pre" not in table.html
-    assert repr(table) == "<ends: Cayley {}, OBCD {}; global min rot>".format(snap.cayley.final[0], snap.obcd.final[0])
+    assert table.html.count("<tr>") == 2 and "<pre" not in table.html  # the header and one row: a short explorer
+    assert "<th>global minimum</th>" in table.html and "<td>rot, θ = 0.0000, F = 12.000000</td>" in table.html
+    assert table.html.endswith("<td>&lt; 1e-12</td></tr></tbody></table>")  # Cayley's det Q, last
+    stalled = type(snap)(**{**snap.__dict__, "cayley_det_Q": np.array([])})
+    assert "det Q" in table.html and "det Q" not in snapshot_table(stalled).html
+    assert snapshot_row(snap)["obcd"].replace("theta", "θ") in table.html

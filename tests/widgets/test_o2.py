@@ -17,9 +17,9 @@ def test_sliders_drive_the_figure_and_the_data():
     controls, out, state = ex.controls, ex.out, ex.state
     assert isinstance(ex, Explorer)
     assert state["redraws"] == 1 and len(state["value"].critical) == 4
-    # the text beside the figure: a rendered table of where the runs end, then det Q as a sentence
+    # the text under the figure: a rendered one-row table (where the runs end, the global min, det Q)
     assert ex.text.value.count("<table") == 1 and "<pre" not in ex.text.value
-    assert "<td>global min</td>" in ex.text.value and "|det Q − 1| &lt; 1e-12</p>" in ex.text.value
+    assert "<th>global minimum</th>" in ex.text.value and "<td>&lt; 1e-12</td>" in ex.text.value
     assert len(out.outputs) == 1 and "text/plain" in out.outputs[0]["data"]
     # Move to the paper's second example, one slider at a time.
     controls["t21"].value = 1.0
