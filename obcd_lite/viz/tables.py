@@ -63,7 +63,9 @@ TABLE_CSS = ("<style>.obcd-table{border-collapse:collapse;width:100%;table-layou
              "vertical-align:top;overflow-wrap:normal;word-break:normal;hyphens:none}"
              ".obcd-table th{position:sticky;top:0;background:#f3f3f3}"
              ".obcd-table code{font-size:0.85em;white-space:normal;overflow-wrap:anywhere}"
-             ".obcd-scroll{max-height:32em;overflow:auto}</style>")
+             ".obcd-scroll{max-height:32em;overflow:auto}.obcd-table+.obcd-table{margin-top:0.8em}"
+             # an explorer's text widget sets line-height to a control's height (28 px): rows of text, not controls
+             ".widget-html-content .obcd-table,.jupyter-widget-html-content .obcd-table{line-height:1.4}</style>")
 
 
 @dataclass(frozen=True)
