@@ -160,8 +160,9 @@ def chosen_index(cs) -> int:
     return first_minimizer(np.where(np.isfinite(cs.value), cs.value, np.inf))
 
 
-def describe_state(state: dict) -> str:
-    """A short text of the stage (printed under the figure), the same on every CPU (``rounding.fmt``).
+def stage_rows(state: dict) -> dict:
+    """What the stepper says under its figure, as a caption and rows of strings (rendered by
+    :func:`obcd_lite.viz.breakpoint.stage_table`), the same on every CPU (``rounding.fmt``).
 
     Parameters
     ----------
@@ -170,21 +171,27 @@ def describe_state(state: dict) -> str:
 
     Returns
     -------
-    str
-        One line for the stage, one per branch (its coefficients), then the counts and the chosen candidate.
+    dict
+        ``caption``: the seed, h and the stage; ``coefficients``: one row per branch,
+        ``{"branch", "a", "b", "w", "d", "e"}`` (the coefficients of eq. (1-D), 4 decimals, signed);
+        ``outcome``: rows ``{"what", "value"}``: the candidate counts from stage 1, the chosen
+        candidate and the brute-force search at stage 3 (values 6 decimals, theta 4); empty at stage 0.
     """
     co = state["coefficients"]
-    lines = [f"seed {state['seed']}, h = {state['h']!r}, stage {state['stage']}: {state['stage_name']}"]
-    for k, branch in enumerate(BRANCHES):
-        lines.append(f"  {branch}: " + " ".join(f"{name}={fmt(co[name][k], 4, sign=True)}" for name in "abwde"))
+    coefficients = [{"branch": branch, **{name: fmt(co[name][k], 4, sign=True) for name in "abwde"}}
+                    for k, branch in enumerate(BRANCHES)]
+    outcome = []
     if "counts" in state:
-        lines.append("  candidates: " + ", ".join(f"{n} {k}" for k, n in state["counts"].items()))
+        outcome.append({"what": "candidates", "value": ", ".join(f"{n} {k}" for k, n in state["counts"].items())})
     if "chosen" in state:
         ch, bf = state["chosen"], state["brute"]
-        lines.append(f"  chosen: {ch['branch']} sigma={ch['sigma']:+d} {ch['kind']} value={fmt(ch['value'], 6)}")
-        lines.append(f"  brute force: {bf.branch} theta={fmt(bf.theta, 4, floor=None)} value={fmt(bf.value, 6)} "
-                     f"(|gap| < 1e-7: {abs(bf.value - ch['value']) < 1e-7})")
-    return "\n".join(lines)
+        outcome.append({"what": "chosen", "value": f"{ch['branch']}, sigma = {ch['sigma']:+d}, {ch['kind']}, "
+                                                   f"value {fmt(ch['value'], 6)}"})
+        outcome.append({"what": "brute force", "value": f"{bf.branch}, theta = {fmt(bf.theta, 4, floor=None)}, "
+                                                        f"value {fmt(bf.value, 6)} "
+                                                        f"(|gap| < 1e-7: {abs(bf.value - ch['value']) < 1e-7})"})
+    caption = f"seed {state['seed']}, h = {state['h']!r}, stage {state['stage']}: {state['stage_name']}"
+    return {"caption": caption, "coefficients": coefficients, "outcome": outcome}
 
 
 def marker_position(cs, j: int) -> tuple[str, int, float]:

@@ -8,7 +8,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..rounding import equals
+from ..rounding import equals, fmt
 from ..validation import as_matrix
 from .completeness import Factor, compose, describe_factors
 
@@ -61,8 +61,9 @@ def step_state(D, factors: Sequence[Factor], step: int) -> dict:
     }
 
 
-def step_title(state: dict) -> str:
-    """One line naming the step, pair, branch and angle.
+def step_row(state: dict) -> dict:
+    """The step, pair, branch, angle and distance left as strings: a row of
+    :func:`obcd_lite.viz.completeness.steps_table`.
 
     Numbers through ``rounding.fmt``: the same on every CPU; the distance left after the last factor is
     rounding and prints as a bound.
@@ -74,16 +75,36 @@ def step_title(state: dict) -> str:
 
     Returns
     -------
-    str
-        The line.
+    dict
+        ``{"step": "3 of 15", "pair": "(2, 3)", "factor": "rot(theta = 4.980)", "error": "3.226"}``;
+        at step 0 ``pair`` and ``factor`` are "none" (nothing applied yet).
     """
     m = len(state["branches"])
+    row = {"step": f"{state['step']} of {m}", "pair": "none", "factor": "none", "error": fmt(state["error"], 3)}
+    if state["pair"] is not None:
+        i, j = state["pair"]
+        row.update(pair=f"({i}, {j})", factor=f"{state['branch']}(theta {equals(state['theta'], 3, floor=None)})")
+    return row
+
+
+def step_title(state: dict) -> str:
+    """One line naming the step, pair, branch and angle (the figure's title and the explorer's status line).
+
+    Parameters
+    ----------
+    state : dict
+        A :func:`step_state`.
+
+    Returns
+    -------
+    str
+        The line, numbers as :func:`step_row` gives them.
+    """
+    row = step_row(state)
     error = equals(state["error"], 3)
     if state["pair"] is None:
-        return f"step 0 of {m}: nothing applied yet, ||remaining - I||_F {error}"
-    i, j = state["pair"]
-    return (f"step {state['step']} of {m}: rows ({i}, {j}), {state['branch']}"
-            f"(theta {equals(state['theta'], 3, floor=None)}), ||remaining - I||_F {error}")
+        return f"step {row['step']}: nothing applied yet, ||remaining - I||_F {error}"
+    return f"step {row['step']}: rows {row['pair']}, {row['factor']}, ||remaining - I||_F {error}"
 
 
 def reachability_runs(T, X0, *, max_iter: int = 300, rng=None, working_set: str = "cyclic") -> dict:

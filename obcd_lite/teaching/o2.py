@@ -172,10 +172,13 @@ def compute(t11: float, t12: float, t21: float, t22: float, mu: float, start_the
                     cayley_det_Q=cayley.history["det_Q"][1:], alpha=alpha)
 
 
-def snapshot_summary(snap: Snapshot) -> str:
-    """Text, the same on every CPU: final points of both runs, the global minimum, how far Cayley's det Q is from 1.
+def snapshot_row(snap: Snapshot) -> dict:
+    """The explorer's table (one row), the same on every CPU: where both runs end, the global minimum,
+    and how far Cayley's det Q is from 1.
 
-    Numbers through ``rounding.fmt``; ties of the global minimum go to the first critical point.
+    Numbers through ``rounding.fmt`` (theta 4 decimals, F 6; det Q = 1 in exact arithmetic, so its
+    deviation prints as a bound); ties of the global minimum go to the first critical point. Rendered
+    by :func:`obcd_lite.viz.o2.snapshot_table`.
 
     Parameters
     ----------
@@ -184,18 +187,17 @@ def snapshot_summary(snap: Snapshot) -> str:
 
     Returns
     -------
-    str
-        The text.
+    dict
+        ``{"cayley", "obcd", "global", "det_q"}`` (strings): ``"rot, theta = 1.5708, F = 3.000000"`` for
+        Cayley's last iterate, OBCD's and the global minimum; ``det_q``: ``"< 1e-12"`` (or the value),
+        "" when the Cayley method took no step.
     """
     best = snap.critical[first_minimizer([pt.value for pt in snap.critical])]
-    lines = []
-    for name, traj in (("Cayley", snap.cayley), ("OBCD  ", snap.obcd)):
-        branch, theta, value = traj.final
-        lines.append(f"{name}: ends on {branch} at theta {equals(theta, 4, floor=None)}, F {equals(value, 6)}")
-    lines.append(f"global min: {best.branch} at theta {equals(best.theta, 4, floor=None)}, F {equals(best.value, 6)}")
-    if snap.cayley_det_Q.size:  # det Q = 1 in exact arithmetic: print the rounding-level deviation as a bound
-        lines.append(f"Cayley max |det Q - 1| {equals(np.max(np.abs(snap.cayley_det_Q - 1.0)), 2, style='e')}")
-    return "\n".join(lines)
+    points = {"cayley": snap.cayley.final, "obcd": snap.obcd.final, "global": (best.branch, best.theta, best.value)}
+    row = {key: f"{branch}, theta {equals(theta, 4, floor=None)}, F {equals(value, 6)}"
+           for key, (branch, theta, value) in points.items()}
+    row["det_q"] = fmt(np.max(np.abs(snap.cayley_det_Q - 1.0)), 2, style="e") if snap.cayley_det_Q.size else ""
+    return row
 
 
 def rotation_orbit(k: int) -> dict:
@@ -228,7 +230,9 @@ def rotation_orbit(k: int) -> dict:
 
 
 def orbit_summary(orbit: dict) -> str:
-    """One line: k and whether rot(2 pi / k)^k = I.
+    """One line: k and whether rot(2 pi / k)^k = I (to 1e-12), in ASCII math for
+    :func:`obcd_lite.viz.tables.math_text` (``^5`` becomes a superscript); it ends in True or False
+    like notebook 00's other checks.
 
     Parameters
     ----------
@@ -238,6 +242,7 @@ def orbit_summary(orbit: dict) -> str:
     Returns
     -------
     str
-        The line.
+        The line, e.g. ``"k = 5: rot(2π/5)^5 = I (to 1e-12): True"``.
     """
-    return f"k = {orbit['k']}: rot(2π/k)^k = I: {orbit['closes']}"
+    k = orbit["k"]
+    return f"k = {k}: rot(2π/{k})^{k} = I (to 1e-12): {orbit['closes']}"

@@ -1,6 +1,7 @@
 """Figures for notebook 02: the stepper's stages and the quartic's roots on both half circles.
 
-Pure drawing from :mod:`obcd_lite.teaching.breakpoint`; colours from :mod:`.style`.
+Pure drawing from :mod:`obcd_lite.teaching.breakpoint`; colours from :mod:`.style`; the stepper's text
+as rendered tables (:func:`stage_table`).
 The x-axis is arctan(t), so the whole line t in R fits and t = +-inf (cos theta = 0) sits at
 +-pi/2.
 """
@@ -11,8 +12,9 @@ import numpy as np
 
 from ..rounding import fmt
 from ..stiefel import BRANCHES
-from ..teaching.breakpoint import chosen_index, marker_position, smooth_half_circle
+from ..teaching.breakpoint import chosen_index, marker_position, smooth_half_circle, stage_rows
 from .style import BRANCH_COLORS, apply_style
+from .tables import html_stack, html_table
 
 apply_style()
 
@@ -88,6 +90,32 @@ def stepper_figure(state: dict, figsize=(8.5, 4.4)):
         return fig
     fig.tight_layout()
     return fig
+
+
+#: The columns of the stepper's coefficient table: eq. (1-D) per branch.
+COEFFICIENT_COLUMNS = {"branch": "branch", "a": "a", "b": "b", "w": "w", "d": "d", "e": "e"}
+
+
+def stage_table(state: dict):
+    """The text under notebook 02's stepper (:func:`~obcd_lite.teaching.breakpoint.stage_rows`): the
+    coefficients of eq. (1-D) per branch, then from stage 1 the candidates and at stage 3 the chosen
+    minimum beside brute force, as rendered tables.
+
+    Parameters
+    ----------
+    state : dict
+        A :func:`~obcd_lite.teaching.breakpoint.stepper_state`.
+
+    Returns
+    -------
+    HtmlTable
+        The tables; ``text/plain`` is the caption (seed, h, stage).
+    """
+    rows = stage_rows(state)
+    parts = [html_table(rows["coefficients"], COEFFICIENT_COLUMNS, caption=rows["caption"])]
+    if rows["outcome"]:
+        parts.append(html_table(rows["outcome"], {"what": "search", "value": "result"}))
+    return html_stack(parts, f"<{rows['caption']}>")
 
 
 def coefficients_figure(state: dict, figsize=(8.5, 4.4)):

@@ -4,6 +4,7 @@ Lemma A.5's diagonal signs, and OBCD with and without reflections.
 Pure drawing from :mod:`obcd_lite.teaching.completeness` and
 :mod:`obcd_lite.teaching.completeness_steps`; rotations and reflections in
 :data:`obcd_lite.viz.style.BRANCH_COLORS` (blue and orange), as everywhere in the suite.
+Steps of the slider as a rendered table: :func:`steps_table`.
 """
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ import numpy as np
 from matplotlib.colors import to_rgba
 
 from ..teaching.completeness import Factor, compose, describe_factors
-from ..teaching.completeness_steps import step_title
+from ..teaching.completeness_steps import step_row, step_title
 from .style import BRANCH_COLORS, apply_style
+from .tables import html_table
 
 apply_style()
 
@@ -57,6 +59,29 @@ def step_figure(state: dict) -> plt.Figure:
     strip.set_xlabel("factor (blue: rotation, orange: reflection; faded: not yet applied)")
     fig.suptitle(step_title(state))
     return fig
+
+
+#: The columns of :func:`steps_table`.
+STEP_COLUMNS = {"step": "step", "pair": "rows", "factor": "factor", "error": "‖remaining − I‖ (Frobenius)"}
+
+
+def steps_table(states: Sequence[dict], caption: str = ""):
+    """Steps of notebook 03's slider as a rendered table: one row per state
+    (:func:`~obcd_lite.teaching.completeness_steps.step_row`).
+
+    Parameters
+    ----------
+    states : sequence of dict
+        :func:`~obcd_lite.teaching.completeness_steps.step_state` results.
+    caption : str, default ""
+        The table's caption.
+
+    Returns
+    -------
+    HtmlTable
+        The table.
+    """
+    return html_table([step_row(state) for state in states], STEP_COLUMNS, caption=caption)
 
 
 def frame_figure(factors: Sequence[Factor]) -> plt.Figure:

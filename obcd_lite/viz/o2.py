@@ -2,7 +2,8 @@
 
 Pure drawing: every number comes from :mod:`obcd_lite.teaching.critical_points` and
 :mod:`obcd_lite.teaching.o2` (which runs the Cayley method and OBCD); nothing here
-computes an algorithm. Colours: :data:`obcd_lite.viz.style.BRANCH_COLORS`.
+computes an algorithm. Colours: :data:`obcd_lite.viz.style.BRANCH_COLORS`. The explorer's text is a
+rendered table (:func:`snapshot_table`).
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import numpy as np
 from ..rounding import fmt
 from ..stiefel import ref, rot
 from .style import BRANCH_COLORS, BRANCH_LABELS, apply_style
+from ..teaching.o2 import snapshot_row
 from .tables import html_table
 
 apply_style()
@@ -178,6 +180,31 @@ def critical_table(points, caption: str = ""):
              "where": "smooth point" if pt.smooth else "kink"} for pt in points]
     return html_table(rows, {"branch": "branch", "theta": "θ", "F": "F", "kind": "kind", "where": "where"},
                       caption=caption)
+
+
+#: The columns of :func:`snapshot_table`.
+SNAPSHOT_COLUMNS = {"cayley": "Cayley ends at", "obcd": "OBCD ends at", "global": "global minimum",
+                    "det_q": "Cayley: max |det Q − 1|"}
+
+
+def snapshot_table(snap):
+    """The text under notebook 01's explorer as a rendered one-row table
+    (:func:`~obcd_lite.teaching.o2.snapshot_row`): where both runs end, the global minimum and Cayley's
+    det Q. One row keeps the explorer as short as its former text (it fits a 1280 x 720 screen).
+
+    Parameters
+    ----------
+    snap : Snapshot
+        The explorer's state.
+
+    Returns
+    -------
+    HtmlTable
+        The table (without the det Q column when the Cayley method took no step).
+    """
+    row = snapshot_row(snap)
+    columns = {key: header for key, header in SNAPSHOT_COLUMNS.items() if key != "det_q" or row["det_q"]}
+    return html_table([row], columns)
 
 
 def snapshot_figure(snap, figsize=(8.5, 4.0)):

@@ -63,7 +63,9 @@ TABLE_CSS = ("<style>.obcd-table{border-collapse:collapse;width:100%;table-layou
              "vertical-align:top;overflow-wrap:normal;word-break:normal;hyphens:none}"
              ".obcd-table th{position:sticky;top:0;background:#f3f3f3}"
              ".obcd-table code{font-size:0.85em;white-space:normal;overflow-wrap:anywhere}"
-             ".obcd-scroll{max-height:32em;overflow:auto}</style>")
+             ".obcd-scroll{max-height:32em;overflow:auto}.obcd-table+.obcd-table{margin-top:0.8em}"
+             # an explorer's text widget sets line-height to a control's height (28 px): rows of text, not controls
+             ".widget-html-content .obcd-table,.jupyter-widget-html-content .obcd-table{line-height:1.4}</style>")
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,51 @@ def html_table(rows: list[dict], columns: dict, *, caption: str = "", code_colum
     head = f"<p><b>{math_text(caption)}</b></p>" if caption else ""
     noun = "row" if len(rows) == 1 else "rows"
     return HtmlTable(TABLE_CSS + head + body, f"<table: {len(rows)} {noun}{': ' + caption if caption else ''}>")
+
+
+def math_sentence(text: str) -> str:
+    """One line of ASCII math as a rendered sentence (a paragraph typeset by :func:`math_text`): an
+    explorer's one-line status, never a monospace block.
+
+    Parameters
+    ----------
+    text : str
+        One line.
+
+    Returns
+    -------
+    str
+        HTML.
+
+    Raises
+    ------
+    ValueError
+        If ``text`` has more than one line (several lines are a table: :func:`html_table`).
+    """
+    lines = text.strip().count("\n") + 1
+    if lines > 1:
+        raise ValueError("text must be one line: several lines are a table (build one with "
+                         f"obcd_lite.viz.tables.html_table), got {lines} lines: {text[:120]!r}")
+    return f"<p>{math_text(text.strip())}</p>"
+
+
+def html_stack(parts, description: str) -> HtmlTable:
+    """Tables and sentences one under the other, shown as one piece (the tables' style once).
+
+    Parameters
+    ----------
+    parts : sequence of HtmlTable or str
+        Tables (:func:`html_table`) and HTML fragments (:func:`math_sentence`), in display order.
+    description : str
+        The one-line ``text/plain`` description.
+
+    Returns
+    -------
+    HtmlTable
+        The parts' HTML, joined.
+    """
+    body = "".join((part.html if isinstance(part, HtmlTable) else part).replace(TABLE_CSS, "") for part in parts)
+    return HtmlTable(TABLE_CSS + body, description)
 
 
 #: The columns of the errata tables (notebooks 01, 02, 03, 05 and the site).

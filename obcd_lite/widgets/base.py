@@ -22,6 +22,8 @@ from typing import Any, Callable
 
 import matplotlib.pyplot as plt
 
+from ..viz.tables import math_sentence
+
 #: What a reader sees where the widget cannot render (notebook not run yet).
 FALLBACK_TEXT = "Interactive explorer: run the notebook (Run > Run All Cells) to start it."
 
@@ -64,7 +66,7 @@ class Explorer:
 
 
 def explorer(controls: dict, compute: Callable[..., Any], figure: Callable[[Any], Any], *,
-             summary: Callable[[Any], str] | None = None, layout: Callable[[dict, Any, Any], Any] | None = None,
+             summary: Callable[[Any], Any] | None = None, layout: Callable[[dict, Any, Any], Any] | None = None,
              ) -> Explorer:
     """Wire ``controls`` to ``compute(**values)``; draw ``figure(result)`` into an Output widget.
 
@@ -84,8 +86,9 @@ def explorer(controls: dict, compute: Callable[..., Any], figure: Callable[[Any]
     figure : callable
         Result -> matplotlib Figure (closed after display).
     summary : callable or None
-        Result -> the text under the figure: an HTML fragment (it starts with ``<``, e.g. a
-        table of :mod:`obcd_lite.viz.tables`) or plain text, shown in a block that keeps its lines.
+        Result -> the text under the figure: a table of :mod:`obcd_lite.viz.tables` (an ``HtmlTable``,
+        or an HTML fragment starting with ``<``) or one line of plain text, typeset as a sentence
+        (:func:`obcd_lite.viz.tables.math_text`); several plain lines raise ValueError.
     layout : callable or None
         (controls, out, text) -> the box to display; default: controls in rows of two, then
         the figure, then the text.
@@ -133,12 +136,38 @@ BUSY_TEXT = '<p style="color:#555"><b>⏳ updating…</b> (the figure is replace
 _ERROR_STYLE = "color:#a40000; border-left:4px solid #a40000; padding-left:8px"
 
 
-def _as_html(summary: str) -> str:
-    """An HTML fragment as it is; plain text in a block that keeps its lines and scrolls sideways
-    instead of wrapping mid-column."""
+def _as_html(summary) -> str:
+    """The HTML under an explorer's figure: an HTML fragment as it is, a table
+    (:class:`~obcd_lite.viz.tables.HtmlTable`, anything with ``_repr_html_``) as its HTML, one line of
+    plain text as a sentence typeset by :func:`~obcd_lite.viz.tables.math_sentence`.
+
+    Several lines of plain text are refused: a student reads a rendered table, never a monospace dump
+    (the explorer's summary must build one with :mod:`obcd_lite.viz.tables`).
+
+    Parameters
+    ----------
+    summary : str or HtmlTable
+        What the explorer's ``summary`` returned.
+
+    Returns
+    -------
+    str
+        HTML.
+
+    Raises
+    ------
+    ValueError
+        If ``summary`` is plain text of more than one line.
+    TypeError
+        If ``summary`` is neither a string nor an object with ``_repr_html_``.
+    """
+    if hasattr(summary, "_repr_html_"):
+        return summary._repr_html_()
+    if not isinstance(summary, str):
+        raise TypeError(f"summary must be a str or an HtmlTable, got {type(summary).__name__}: {summary!r}")
     if summary.lstrip().startswith("<"):
         return summary
-    return f'<pre style="white-space:pre; overflow-x:auto">{html.escape(summary)}</pre>'
+    return math_sentence(summary) if summary.strip() else ""  # several lines: ValueError
 
 
 def timed_updates(ex: Explorer, name: str, values) -> list[float]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..penalties import PENALTY_NAMES
-from ..teaching.breakpoint import STAGES, describe_state, stepper_state
+from ..teaching.breakpoint import STAGES, stepper_state
 from .base import Explorer, explorer, slider_layout
 
 
@@ -13,7 +13,8 @@ def breakpoint_stepper(rng: int = 0, penalty: str = "l1", stage: int = len(STAGE
 
     Starts at the last stage (everything drawn); the stage is kept when the seed or the penalty
     changes. ``controls``: "rng" (the instance's seed), "penalty", "stage"; the button is
-    ``Explorer.widget``'s only ``Button``. ``state["value"]`` is the latest stepper state.
+    ``Explorer.widget``'s only ``Button``. ``state["value"]`` is the latest stepper state; the text under
+    the figure is :func:`obcd_lite.viz.breakpoint.stage_table`.
 
     Parameters
     ----------
@@ -33,7 +34,7 @@ def breakpoint_stepper(rng: int = 0, penalty: str = "l1", stage: int = len(STAGE
     """
     import ipywidgets as widgets
 
-    from ..viz.breakpoint import stepper_figure
+    from ..viz.breakpoint import stage_table, stepper_figure
 
     controls = {
         "rng": widgets.IntSlider(value=int(rng), min=0, max=max_seed, description="seed", **slider_layout()),
@@ -52,7 +53,7 @@ def breakpoint_stepper(rng: int = 0, penalty: str = "l1", stage: int = len(STAGE
         return widgets.VBox([widgets.HBox([controls["rng"], controls["penalty"]]),
                              widgets.HBox([controls["stage"], step]), out, text])
 
-    return explorer(controls, stepper_state, stepper_figure, summary=describe_state, layout=layout)
+    return explorer(controls, stepper_state, stepper_figure, summary=stage_table, layout=layout)
 
 
 def step_button(ex: Explorer):

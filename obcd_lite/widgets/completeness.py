@@ -12,7 +12,8 @@ from .base import Explorer, explorer, slider_layout
 def factor_explorer(D, factors: Sequence[Factor], initial_step: int = 0) -> Explorer:
     """A slider over the steps 0..len(factors) of D = W_m ... W_1 (Theorem 3.1(a)).
 
-    ``controls["step"]`` is the slider; ``state["value"]`` the latest :func:`step_state`.
+    ``controls["step"]`` is the slider; ``state["value"]`` the latest :func:`step_state`; the text under
+    the figure is :func:`step_title` as a typeset sentence (one line: no table needed).
 
     Parameters
     ----------

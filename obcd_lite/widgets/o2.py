@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..teaching.o2 import DEFAULT_ALPHA, DEFAULT_TARGET, compute, snapshot_summary
+from ..teaching.o2 import DEFAULT_ALPHA, DEFAULT_TARGET, compute
 from ..validation import as_matrix
 from .base import Explorer, explorer, slider_layout
 
@@ -17,7 +17,8 @@ def o2_explorer(target=DEFAULT_TARGET, mu: float = 0.0, start_theta: float = 1.0
     """The explorer of notebook 01: T in number boxes; mu, alpha and the start point on sliders.
 
     ``controls`` maps "t11", "t12", "t21", "t22", "mu", "alpha", "start_theta", "start_branch" to
-    widgets; ``state["value"]`` is the latest :class:`~obcd_lite.teaching.o2.Snapshot`.
+    widgets; ``state["value"]`` is the latest :class:`~obcd_lite.teaching.o2.Snapshot`; the text beside
+    the figure is :func:`obcd_lite.viz.o2.snapshot_table`.
 
     Parameters
     ----------
@@ -40,7 +41,7 @@ def o2_explorer(target=DEFAULT_TARGET, mu: float = 0.0, start_theta: float = 1.0
     """
     import ipywidgets as widgets
 
-    from ..viz.o2 import snapshot_figure
+    from ..viz.o2 import snapshot_figure, snapshot_table
 
     T = as_matrix(target, "target", (2, 2))
     # The target's entries in a 2 x 2 grid of number boxes (arrow keys step by 0.1): it reads as a
@@ -60,7 +61,7 @@ def o2_explorer(target=DEFAULT_TARGET, mu: float = 0.0, start_theta: float = 1.0
                                                   **slider_layout())
     controls["start_branch"] = widgets.ToggleButtons(options=["rot", "ref"], value=start_branch,
                                                      description="start on")
-    return explorer(controls, compute, snapshot_figure, summary=snapshot_summary, layout=_compact_layout)
+    return explorer(controls, compute, snapshot_figure, summary=snapshot_table, layout=_compact_layout)
 
 
 def _compact_layout(controls: dict, out, text):
@@ -76,7 +77,8 @@ def _compact_layout(controls: dict, out, text):
 
 
 def orbit_explorer(k: int = 3, max_k: int = 12) -> Explorer:
-    """Notebook 00's widget check: a slider k redraws the k rotations rot(2 pi j / k).
+    """Notebook 00's widget check: a slider k redraws the k rotations rot(2 pi j / k); the text under
+    the figure is :func:`obcd_lite.teaching.o2.orbit_summary` as a typeset sentence.
 
     Parameters
     ----------

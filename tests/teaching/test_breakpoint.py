@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from obcd_lite import L0, NonNeg
 from obcd_lite.subproblem.breakpoint import solve_2x2_full
 from obcd_lite.subproblem.brute_force import brute_force_2x2, objective_at
-from obcd_lite.teaching.breakpoint import STAGES, describe_state, stepper_penalty, stepper_state
+from obcd_lite.teaching.breakpoint import STAGES, stage_rows, stepper_penalty, stepper_state
 from obcd_lite.teaching.instances import random_instance
 
 PENALTIES = ["zero", "l0", "l1", "capped_l1", "nonneg"]
@@ -63,7 +63,22 @@ def test_stepper_state_grows_stage_by_stage(penalty):
     assert last["chosen"]["value"] == pytest.approx(last["solver_value"], abs=1e-12)
     assert last["brute"].value == pytest.approx(last["chosen"]["value"], abs=1e-7)
     assert sum(last["counts"].values()) == len(last["candidates"].value)
-    assert "brute force" in describe_state(last)
+    assert [r["what"] for r in stage_rows(last)["outcome"]] == ["candidates", "chosen", "brute force"]
+
+
+def test_stage_rows_grow_with_the_stage():
+    rows = [stage_rows(stepper_state(0, "l1", k)) for k in range(len(STAGES))]
+    assert [len(r["outcome"]) for r in rows] == [0, 1, 1, 3]
+    assert rows[0]["caption"] == "seed 0, h = L1(lam=0.5), stage 0: coefficients"
+    # one row per branch, eq. (1-D)'s coefficients signed at 4 decimals (rounding.fmt): the same on every CPU
+    co = stepper_state(0, "l1", 0)["coefficients"]
+    assert [r["branch"] for r in rows[0]["coefficients"]] == ["rot", "ref"]
+    assert rows[0]["coefficients"][1]["w"] == f"{co['w'][1]:+.4f}"
+    last = stepper_state(0, "l1", 3)
+    chosen = rows[3]["outcome"][1]["value"]
+    assert chosen.startswith(f"{last['chosen']['branch']}, sigma = {last['chosen']['sigma']:+d}, ")
+    assert chosen.endswith(f"value {last['chosen']['value']:.6f}")
+    assert rows[3]["outcome"][2]["value"].endswith("(|gap| < 1e-7: True)")
 
 
 def test_stepper_rejects_bad_input():

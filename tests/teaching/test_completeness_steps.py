@@ -6,7 +6,7 @@ import pytest
 
 from obcd_lite.stiefel import identity_init
 from obcd_lite.teaching.completeness import jacobi_givens_qr, random_orthogonal
-from obcd_lite.teaching.completeness_steps import reachability_runs, step_state, step_title
+from obcd_lite.teaching.completeness_steps import reachability_runs, step_row, step_state, step_title
 
 
 @pytest.fixture
@@ -51,6 +51,18 @@ def test_step_title(D_and_factors):
     assert step_title(s).startswith("step 15 of 15: rows (4, 5), ref(theta = ")
     # after the last factor nothing is left but rounding: printed as a bound, the same on every CPU
     assert step_title(s).endswith("||remaining - I||_F < 1e-12")
+
+
+def test_step_row(D_and_factors):
+    D, factors = D_and_factors
+    first = step_state(D, factors, 0)
+    assert step_row(first) == {"step": "0 of 15", "pair": "none", "factor": "none", "error": f"{first['error']:.3f}"}
+    s = step_state(D, factors, 3)
+    i, j = factors[2][:2]
+    row = step_row(s)
+    assert row["pair"] == f"({i}, {j})" and row["factor"] == f"{s['branch']}(theta = {s['theta']:.3f})"
+    assert step_title(s) == f"step 3 of 15: rows ({i}, {j}), {row['factor']}, ||remaining - I||_F = {row['error']}"
+    assert step_row(step_state(D, factors, len(factors)))["error"] == "< 1e-12"
 
 
 @pytest.mark.parametrize("n, seed", [(3, 1), (5, 4), (6, 2024)])

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from obcd_lite.teaching.o2 import compute, snapshot_summary
+from obcd_lite.teaching.o2 import compute, orbit_summary, rotation_orbit, snapshot_row
 
 PAPER_F1 = (1.0, 0.0, -1.0, -1.0, 0.0)
 PAPER_F2 = (1.0, 0.0, 1.0, 2.0, 5.0)
@@ -51,12 +51,27 @@ def test_compute_rejects_bad_values():
 
 
 def test_summary_names_the_global_minimum():
-    text = snapshot_summary(compute(*PAPER_F2, 1.0, "ref"))
-    assert "global min: rot at theta = 0.0000, F = 12.000000" in text
-    assert "Cayley max |det Q - 1| < 1e-12" in text  # det Q = 1 exactly; its rounding prints as a bound
+    snap = compute(*PAPER_F2, 1.0, "ref")
+    row = snapshot_row(snap)
+    assert row["global"] == "rot, theta = 0.0000, F = 12.000000"
+    branch, theta, value = snap.obcd.final  # the runs' cells are their last iterates, rounded by rounding.fmt
+    assert row["obcd"] == f"{branch}, theta = {theta:.4f}, F = {value:.6f}"
+    assert row["det_q"] == "< 1e-12"  # det Q = 1 exactly; its rounding prints as a bound
+
+
+def test_det_q_is_empty_without_a_cayley_step():
+    snap = compute(*PAPER_F2, 1.0, "ref")
+    stalled = type(snap)(**{**snap.__dict__, "cayley_det_Q": np.array([])})
+    assert snapshot_row(stalled)["det_q"] == "" and snapshot_row(snap)["det_q"]
+
+
+@pytest.mark.parametrize("k", [1, 5, 12])
+def test_orbit_summary_is_one_line(k):
+    text = orbit_summary(rotation_orbit(k))
+    assert text == f"k = {k}: rot(2π/{k})^{k} = I (to 1e-12): True" and "\n" not in text
 
 
 def test_summary_ties_go_to_the_first_critical_point():
     """T = 0, mu = 0: F = 2 on all of O(2); the critical points tie and the first (rot) is named, on every CPU."""
     snap = compute(0.0, 0.0, 0.0, 0.0, 0.0, 1.0, "ref")
-    assert "global min: rot at theta = " in snapshot_summary(snap)
+    assert snapshot_row(snap)["global"].startswith("rot, ")

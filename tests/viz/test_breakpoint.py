@@ -8,7 +8,7 @@ from obcd_lite.teaching.breakpoint import stepper_state  # noqa: E402
 from obcd_lite.teaching.instances import random_instance  # noqa: E402
 from obcd_lite.subproblem import branch_coefficients, quartic_coefficients  # noqa: E402
 from obcd_lite.teaching.paper_recipe import real_roots  # noqa: E402
-from obcd_lite.viz.breakpoint import KIND_LABELS, quartic_roots_figure, stepper_figure  # noqa: E402
+from obcd_lite.viz.breakpoint import KIND_LABELS, quartic_roots_figure, stage_table, stepper_figure  # noqa: E402
 
 
 def test_figure_has_both_branches_and_the_chosen_star():
@@ -63,3 +63,14 @@ def test_stage_0_draws_the_coefficients_not_empty_axes():
         assert len(ax.texts) == 5
     assert "stage 0" in fig.texts[0].get_text()
     matplotlib.pyplot.close(fig)
+
+
+def test_stage_table_is_the_coefficients_then_the_search():
+    first = stage_table(stepper_state(0, "l1", 0))
+    assert first.html.count("<table") == 1 and first.html.count("<tr>") == 1 + 2  # header, rot, ref
+    assert "<b>seed 0, h = L1(λ=0.5), stage 0: coefficients</b>" in first.html  # lam typeset as λ
+    assert repr(first) == "<seed 0, h = L1(lam=0.5), stage 0: coefficients>"
+    last = stage_table(stepper_state(0, "l1", 3))
+    assert last.html.count("<table") == 2 and "<pre" not in last.html
+    assert "<td>chosen</td><td>ref, σ = −1, break, value 0.805794</td>" in last.html
+    assert "<td>brute force</td><td>ref, θ = 2.7028, value 0.805794 (|gap| &lt; 1e-7: True)</td>" in last.html

@@ -12,9 +12,9 @@ from matplotlib.colors import to_hex  # noqa: E402
 
 from obcd_lite.stiefel import identity_init  # noqa: E402
 from obcd_lite.teaching.completeness import jacobi_givens_qr, random_orthogonal  # noqa: E402
-from obcd_lite.teaching.completeness_steps import reachability_runs, step_state  # noqa: E402
+from obcd_lite.teaching.completeness_steps import reachability_runs, step_row, step_state  # noqa: E402
 from obcd_lite.viz.completeness import (diagonal_signs_figure, frame_figure, reachability_figure,  # noqa: E402
-                                        step_figure)
+                                        step_figure, steps_table)
 from obcd_lite.viz.style import BRANCH_COLORS  # noqa: E402
 
 
@@ -70,3 +70,14 @@ def test_diagonal_signs_figure():
     fig = diagonal_signs_figure(np.diag([-1.0, -1.0, -1.0]), np.diag([1.0, 1.0, -1.0]), -1.0)
     assert "3 entries -1" in fig.axes[0].get_title() and "1 entries -1" in fig.axes[1].get_title()
     plt.close(fig)
+
+
+def test_steps_table_has_one_row_per_state(D_and_factors):
+    D, factors = D_and_factors
+    states = [step_state(D, factors, k) for k in (0, 3, len(factors))]
+    table = steps_table(states, caption="three steps")
+    assert table.html.count("<tr>") == 1 + 3 and repr(table) == "<table: 3 rows: three steps>"
+    for state in states:
+        row = step_row(state)
+        assert f"<td>{row['step']}</td><td>{row['pair']}</td>" in table.html
+    assert "<td>&lt; 1e-12</td>" in table.html and "θ = " in table.html  # the last step: rounding, as a bound

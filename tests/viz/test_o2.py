@@ -9,8 +9,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from obcd_lite.teaching.critical_points import critical_points_2x2  # noqa: E402
-from obcd_lite.teaching.o2 import compute  # noqa: E402
-from obcd_lite.viz.o2 import landscape_figure, snapshot_figure, two_circles_figure  # noqa: E402
+from obcd_lite.teaching.o2 import compute, snapshot_row  # noqa: E402
+from obcd_lite.viz.o2 import landscape_figure, snapshot_figure, snapshot_table, two_circles_figure  # noqa: E402
 from obcd_lite.viz.style import BRANCH_COLORS  # noqa: E402
 
 PAPER_F2 = (1.0, 0.0, 1.0, 2.0, 5.0)
@@ -60,3 +60,14 @@ def test_critical_points_as_a_rendered_table():
     table = critical_table(points, caption="F2")
     assert repr(table) == "<table: 16 rows: F2>" and table.html.count("<tr>") == 17
     assert "12.000000" in table.html and table.html.count("kink") == 8 and "θ" in table.html
+
+
+def test_snapshot_table_is_one_typeset_row():
+    snap = compute(*PAPER_F2, 1.0, "ref")
+    table = snapshot_table(snap)
+    assert table.html.count("<tr>") == 2 and "<pre" not in table.html  # the header and one row: a short explorer
+    assert "<th>global minimum</th>" in table.html and "<td>rot, θ = 0.0000, F = 12.000000</td>" in table.html
+    assert table.html.endswith("<td>&lt; 1e-12</td></tr></tbody></table>")  # Cayley's det Q, last
+    stalled = type(snap)(**{**snap.__dict__, "cayley_det_Q": np.array([])})
+    assert "det Q" in table.html and "det Q" not in snapshot_table(stalled).html
+    assert snapshot_row(snap)["obcd"].replace("theta", "θ") in table.html

@@ -3,7 +3,7 @@ import pytest
 
 from obcd_lite.teaching.errata import errata_rows
 from obcd_lite.teaching.ledger import LEDGER
-from obcd_lite.viz.tables import errata_html, html_table, ledger_html, math_text
+from obcd_lite.viz.tables import TABLE_CSS, errata_html, html_stack, html_table, ledger_html, math_sentence, math_text
 
 
 @pytest.mark.parametrize("ascii_, typeset", [
@@ -35,3 +35,17 @@ def test_errata_and_ledger_tables_hold_every_row_as_html():
 def test_unknown_columns_are_named():
     with pytest.raises(ValueError, match=r"\['nope'\]"):
         html_table([{"a": 1}], {"nope": "N"})
+
+
+def test_math_sentence_is_one_typeset_line():
+    assert math_sentence("  ||X - T||_F < 1e-12 ") == "<p>‖X − T‖<sub>F</sub> &lt; 1e-12</p>"
+    with pytest.raises(ValueError, match="got 2 lines"):
+        math_sentence("a\nb")
+
+
+def test_html_stack_keeps_the_order_and_the_style_once():
+    first, second = html_table([{"x": "1"}], {"x": "x"}), html_table([{"y": "2"}], {"y": "y"})
+    stacked = html_stack([first, math_sentence("mu"), second], "<two tables>")
+    assert stacked.html.count(TABLE_CSS) == 1 and stacked.html.count("<table") == 2
+    assert stacked.html.index("<th>x</th>") < stacked.html.index("<p>μ</p>") < stacked.html.index("<th>y</th>")
+    assert repr(stacked) == "<two tables>"

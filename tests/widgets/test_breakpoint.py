@@ -4,7 +4,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 from obcd_lite import NonNeg  # noqa: E402
-from obcd_lite.teaching.breakpoint import STAGES, describe_state  # noqa: E402
+from obcd_lite.teaching.breakpoint import STAGES  # noqa: E402
 from obcd_lite.widgets.breakpoint import breakpoint_stepper, step_button  # noqa: E402
 
 
@@ -20,10 +20,13 @@ def test_widget_step_and_seed_change():
     assert ex.state["value"]["seed"] == 7 and ex.state["value"]["stage"] == 1  # the stage is kept
     ex.controls["penalty"].value = "nonneg"
     assert ex.state["value"]["h"].__class__ is NonNeg
-    assert describe_state(ex.state["value"]).startswith("seed 7")
+    text = ex.text.value  # rendered tables (the coefficients, then the candidates), never a <pre> dump
+    assert "<p><b>seed 7, h = NonNeg(), stage 1: candidates</b></p>" in text
+    assert text.count("<table") == 2 and "<pre" not in text and "<td>candidates</td>" in text
     assert "text/plain" in ex.out.outputs[0]["data"]
 
 
 def test_stepper_starts_with_everything_drawn():
     ex = breakpoint_stepper()
     assert ex.state["value"]["stage"] == len(STAGES) - 1 and "chosen" in ex.state["value"]
+    assert "<td>chosen</td>" in ex.text.value and "<td>brute force</td>" in ex.text.value

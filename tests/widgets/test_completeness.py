@@ -27,6 +27,9 @@ def test_slider_redraws_output(D_and_factors):
     explorer.controls["step"].value = 7
     assert explorer.state["value"]["step"] == 7 and explorer.state["value"]["pair"] == factors[6][:2]
     assert step_title(explorer.state["value"]).startswith("step 7 of 15")
+    # the status under the figure is that line as a typeset sentence (θ, ‖·‖), not a monospace block
+    assert explorer.text.value.startswith("<p>step 7 of 15: rows ") and "θ = " in explorer.text.value
+    assert "‖remaining − I‖<sub>F</sub>" in explorer.text.value and "<pre" not in explorer.text.value
     assert explorer.out.outputs is not first and len(explorer.out.outputs) == 1
     explorer.controls["step"].value = len(factors)
     assert explorer.state["value"]["error"] <= 1e-12 and explorer.state["value"]["branch"] == "ref"

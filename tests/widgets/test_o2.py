@@ -17,6 +17,9 @@ def test_sliders_drive_the_figure_and_the_data():
     controls, out, state = ex.controls, ex.out, ex.state
     assert isinstance(ex, Explorer)
     assert state["redraws"] == 1 and len(state["value"].critical) == 4
+    # the text under the figure: a rendered one-row table (where the runs end, the global min, det Q)
+    assert ex.text.value.count("<table") == 1 and "<pre" not in ex.text.value
+    assert "<th>global minimum</th>" in ex.text.value and "<td>&lt; 1e-12</td>" in ex.text.value
     assert len(out.outputs) == 1 and "text/plain" in out.outputs[0]["data"]
     # Move to the paper's second example, one slider at a time.
     controls["t21"].value = 1.0
@@ -61,6 +64,7 @@ def test_orbit_explorer_redraws_on_the_slider():
     assert ex.state["value"]["k"] == 3 and ex.state["value"]["closes"]
     ex.controls["k"].value = 7
     assert ex.state["redraws"] == 2 and len(ex.state["value"]["thetas"]) == 7 and len(ex.out.outputs) == 1
+    assert ex.text.value == "<p>k = 7: rot(2π/7)⁷ = I (to 1e-12): True</p>"  # a typeset sentence, no <pre>
 
 
 def test_timed_updates_leave_the_explorer_as_its_text_describes():
