@@ -98,3 +98,19 @@ def test_explore_classifies_and_caches():
         explore("factorization", "nonneg", solver="manpg", max_iter=100)
     with pytest.raises(ValueError, match="unknown problem"):
         explore("sphere")
+
+
+def test_the_hessians_q_ends_no_higher_and_lower_with_h():
+    """Notebook 08, Section 6 ("With the Hessian"): from the same start and pair steps, eq. (9)'s Q built from the
+    Hessian (obcd's default for a problem with hessvec) ends where the scalar Q ends for h = 0 and lower with the
+    field's h on the classifier and the factorization; its check redoes steps (the model is not a majorizer)."""
+    from obcd_lite.teaching.your_problem import hessian_comparison
+
+    table = hessian_comparison()
+    F_scalar = table["F, scalar Q (10)"].astype(float)
+    F_hessian = table["F, Hessian's Q (9)"].astype(float)
+    for problem in ("quartic", "classifier", "factorization"):
+        assert abs(F_hessian[problem, "h = 0"] - F_scalar[problem, "h = 0"]) <= 1e-6
+    assert F_hessian["classifier", "L1(lam=0.01)"] < F_scalar["classifier", "L1(lam=0.01)"] - 1e-3
+    assert F_hessian["factorization", "NonNeg()"] < F_scalar["factorization", "NonNeg()"] - 1.0
+    assert (table["redone (Hessian)"] > 0).all()

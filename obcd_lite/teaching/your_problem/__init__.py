@@ -11,10 +11,12 @@ The notebook imports every name from here: ``from obcd_lite.teaching.your_proble
 """
 from .problems import (BUILDERS, PENALTIES, PENALTY_LABELS, PROBLEM_NAMES, Instance, classifier_data, instance,
                        laplacian_1d, orthogonal_classifier, orthogonal_factorization, penalty, quartic_energy)
-from .runs import (PENALIZED, PENALIZED_BUDGET, SMOOTH_BUDGET, Exploration, SmoothRun, explore, hierarchy_table,
-                   penalized_runs, penalized_table, smooth_runs, smooth_table, trust_regions)
+from .runs import (PENALIZED, PENALIZED_BUDGET, SCALAR_Q, SMOOTH_BUDGET, Exploration, SmoothRun, explore,
+                   hessian_comparison, hierarchy_table, penalized_runs, penalized_table, smooth_runs, smooth_table,
+                   trust_regions)
 
 __all__ = ["BUILDERS", "PENALTIES", "PENALTY_LABELS", "PROBLEM_NAMES", "Instance", "classifier_data", "instance",
            "laplacian_1d", "orthogonal_classifier", "orthogonal_factorization", "penalty", "quartic_energy",
-           "PENALIZED", "PENALIZED_BUDGET", "SMOOTH_BUDGET", "Exploration", "SmoothRun", "explore", "hierarchy_table",
+           "PENALIZED", "PENALIZED_BUDGET", "SCALAR_Q", "SMOOTH_BUDGET", "Exploration", "SmoothRun", "explore",
+           "hessian_comparison", "hierarchy_table",
            "penalized_runs", "penalized_table", "smooth_runs", "smooth_table", "trust_regions"]

@@ -67,6 +67,10 @@ class SmoothRun:
 
 #: OBCD's pair-step budget per problem for h = 0 (the classifier's cross-entropy is flat near its minimum).
 SMOOTH_BUDGET = {"quartic": 10_000, "classifier": 30_000, "factorization": 15_000}
+#: The majorizer notebook 08 teaches and runs: eq. (10)'s scalar Q, the paper's rule for any L-smooth f. These
+#: problems also give a Hessian, for which ``obcd`` picks eq. (9)'s exact block Q by default:
+#: :func:`hessian_comparison` shows what that changes.
+SCALAR_Q = {"Q": "scalar"}
 
 
 def smooth_runs(names=PROBLEM_NAMES, *, rng=0) -> dict:
@@ -90,7 +94,7 @@ def smooth_runs(names=PROBLEM_NAMES, *, rng=0) -> dict:
         inst = instance(name, rng)
         problem = inst.smooth(bound=False)
         tr = trust_regions(inst)
-        run = SOLVERS["obcd"](problem, inst.X0, max_iter=SMOOTH_BUDGET[name], rng=rng, log_every=200)
+        run = SOLVERS["obcd"](problem, inst.X0, max_iter=SMOOTH_BUDGET[name], rng=rng, log_every=200, **SCALAR_Q)
         runs[name] = SmoothRun(inst, problem, tr.point, run)
     return runs
 
@@ -150,9 +154,9 @@ def penalized_runs(*, solvers=("obcd", "manpg", "rsubgrad"), iterations: int = 2
         inst = instance(name, rng)
         for solver in solvers:
             problem = inst.smooth(penalty(h_name, lam), bound=False)
-            budget = PENALIZED_BUDGET[name] if solver == "obcd" else iterations
+            budget, options = (PENALIZED_BUDGET[name], SCALAR_Q) if solver == "obcd" else (iterations, {})
             try:
-                runs[name, solver] = (problem, SOLVERS[solver](problem, inst.X0, max_iter=budget, rng=rng))
+                runs[name, solver] = (problem, SOLVERS[solver](problem, inst.X0, max_iter=budget, rng=rng, **options))
             except UnsupportedProblemError as declined:
                 runs[name, solver] = (problem, str(declined))
     return runs
@@ -182,6 +186,38 @@ def penalized_table(runs: dict):
             rows.append({**row, "F": fmt(run.F, 6), "nonzeros": int(np.count_nonzero(np.abs(run.X) > 1e-10)),
                          "feasibility": fmt(feasibility(run.X), 1, style="e"), "note": ""})
     return pd.DataFrame(rows).set_index(["problem", "solver"])
+
+
+def hessian_comparison(rng=0):
+    """OBCD with eq. (10)'s scalar Q (what notebook 08 runs) against eq. (9)'s exact block Q from the problem's
+    Hessian (``obcd``'s default when the problem has ``hessvec``), same start, same pair steps: for h = 0
+    (:data:`SMOOTH_BUDGET`) and with the field's h (:data:`PENALIZED`, :data:`PENALIZED_BUDGET`).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator or int or None
+        The seed of the instances and of OBCD's working sets.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by (problem, h): F with each Q (through ``rounding.fmt``), F(Hessian) − F(scalar), the steps the
+        Hessian's run redid (its model is not a majorizer for a non-quadratic f: the check catches it).
+    """
+    import pandas as pd
+
+    rows = []
+    for name, (h_name, lam) in PENALIZED.items():
+        inst = instance(name, rng)
+        for h, budget in ((None, SMOOTH_BUDGET[name]), (penalty(h_name, lam), PENALIZED_BUDGET[name])):
+            problem = inst.smooth(h, bound=False)
+            scalar, hessian = (SOLVERS["obcd"](problem, inst.X0, max_iter=budget, rng=rng, Q=Q)
+                               for Q in ("scalar", "exact"))
+            rows.append({"problem": name, "h": "h = 0" if h is None else repr(h), "pair steps": budget,
+                         "F, scalar Q (10)": fmt(scalar.F, 6), "F, Hessian's Q (9)": fmt(hessian.F, 6),
+                         "Hessian − scalar": fmt(hessian.F - scalar.F, 1, style="e", floor=1e-9),
+                         "redone (Hessian)": hessian.info["redos"]})
+    return pd.DataFrame(rows).set_index(["problem", "h"])
 
 
 def hierarchy_table(smooth: dict, penalized: dict):
@@ -298,7 +334,7 @@ def _explore_run(problem: str, penalty_name: str, lam: float, alpha: float, seed
     inst = instance(problem, seed)
     smooth = inst.smooth(penalty(penalty_name, lam), bound=bound)
     try:
-        run = SOLVERS[solver](smooth, inst.X0, max_iter=max_iter, rng=seed)
+        run = SOLVERS[solver](smooth, inst.X0, max_iter=max_iter, rng=seed, **(SCALAR_Q if solver == "obcd" else {}))
     except UnsupportedProblemError as declined:
         raise ValueError(f"{solver} declines: {declined}") from None
     return run, classify(smooth, run.X, alpha=alpha, ks=(2,), zero_tol=1e-10)
