@@ -70,12 +70,13 @@ def test_intel_macs_get_the_last_numba_with_wheels():
 
 def test_the_student_lines_install_without_make():
     """docs/install.md's student block is what tools/fresh_install_check.py runs literally in CI: a venv,
-    the runtime lock, the package without resolving again, the kernels compiled, JupyterLab on notebook
-    00. The Windows block says the same with ``py`` and ``.venv\\Scripts``."""
+    uv, the runtime lock and the package in one install (every pin exact, so nothing else is chosen), the
+    kernels compiled, JupyterLab on notebook 00. The Windows block says the same with ``py`` and
+    ``.venv\\Scripts``."""
     lines = fresh.install_lines()
-    assert lines == ["python -m venv .venv", ".venv/bin/python -m pip install -r requirements-runtime.txt",
-                     ".venv/bin/python -m pip install --no-deps -e .", ".venv/bin/python tools/warm_cache.py",
-                     ".venv/bin/jupyter lab notebooks/00_index.ipynb"]
+    assert lines == ["python -m venv .venv", ".venv/bin/python -m pip install uv",
+                     ".venv/bin/python -m uv pip install -r requirements-runtime.txt -e .",
+                     ".venv/bin/python tools/warm_cache.py", ".venv/bin/jupyter lab notebooks/00_index.ipynb"]
     windows = [line.replace("python -m venv", "py -m venv", 1) if i == 0 else
                line.replace(".venv/bin/", ".venv\\Scripts\\").replace("/", "\\")
                for i, line in enumerate(lines)]
@@ -126,3 +127,23 @@ def test_the_runtime_lock_installs_the_full_locks_versions(platform, python):
     assert {name: full.get(name) for name in runtime} == runtime
     for requirement in lock_tool.declared_runtime():
         assert lock_tool.requirement_name(requirement) in runtime, (platform, requirement)
+
+
+def test_the_warm_cache_step_is_the_packages(capsys):
+    """The student lines, ``make lab`` and Binder run tools/warm_cache.py, which runs the package's step (a
+    wheel user without the checkout runs ``python -m obcd_lite.experiments.warm_cache``): it compiles each
+    family it is given, names it with its CPU time, and refuses what is not a dict of families."""
+    from obcd_lite.experiments import warm_cache
+    from obcd_lite.penalties import L1
+
+    seconds = warm_cache.warm({"l1 only": (L1(0.1),)})
+    assert list(seconds) == ["l1 only"] and seconds["l1 only"] >= 0
+    assert "  l1 only: " in capsys.readouterr().out
+    with pytest.raises(TypeError, match=r"families must be a dict .* got list"):
+        warm_cache.warm([L1(0.1)])
+    assert list(warm_cache.FAMILIES)[0] == "h = 0, l1, X >= 0"  # notebook 00's family first
+    spec = importlib.util.spec_from_file_location("warm_cache_tool", ROOT / "tools" / "warm_cache.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert tool.compile_kernels is warm_cache.main
+    assert all(importlib.util.find_spec(module) for module in tool.FIRST_IMPORTS)

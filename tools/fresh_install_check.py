@@ -2,19 +2,21 @@
 
 1. **A student's lines, literally.** The block after "**Student install, Linux and macOS**" in
    docs/install.md (the README repeats it) is run line by line in a copy of this checkout (``git archive
-   HEAD``, so nothing of the working tree's ``.venv``, ``build/`` or numba cache helps): a fresh venv, the
-   runtime lock (no test tools: checked), ``pip install --no-deps -e .``, ``tools/warm_cache.py``; the
-   last line (``jupyter lab notebooks/00_index.ipynb``) is replaced by ``jupyter lab --version`` and by
-   executing that notebook, whose every runtime requirement must be *ok*. The install's time and size
-   are printed. Then the test tools of the full lock are added and the student edition's checks of
+   HEAD``, so nothing of the working tree's ``.venv``, ``build/`` or numba cache helps): a fresh venv, uv,
+   the runtime lock and the package in one ``uv pip install`` (no test tools: checked),
+   ``tools/warm_cache.py``; the last line (``jupyter lab notebooks/00_index.ipynb``) is replaced by
+   ``jupyter lab --version`` and by executing that notebook, whose every runtime requirement must be
+   *ok*. The install's time and size are printed. Then the test tools of the full lock are added and the student edition's checks of
    notebooks 00-03 run in that venv (tests/test_student_edition.py).
 2. **The wheel, outside the repository** (what a JupyterHub or Colab user has): ``pip wheel --no-deps .``,
    the editable install replaced by the wheel in the same venv (nothing from the checkout stays
-   importable), ``pip check``, and notebook 00 executed from a folder outside the repository: its
-   install check reads the requirements from the installed package and must end in ``True``.
+   importable), ``pip check``, the wheel's own warm-cache step (``python -m
+   obcd_lite.experiments.warm_cache``, no ``tools/``) and notebook 00 executed from a folder outside the
+   repository: its install check reads the requirements from the installed package and must end in
+   ``True``.
 
 The venv is fresh (no ``--system-site-packages``: a dependency missing from pyproject.toml, hence
-from the lock, fails here); pip's download cache is reused. Takes a few minutes.
+from the lock, fails here); pip's and uv's download caches are reused. Takes a few minutes.
 
     python tools/fresh_install_check.py [--keep]
 """
@@ -103,8 +105,9 @@ def main(argv: list[str] | None = None) -> int:
         done = os.times()
         children_cpu = done.children_user + done.children_system - cpu.children_user - cpu.children_system
         size = subprocess.run(["du", "-sm", str(repo / ".venv")], capture_output=True, text=True).stdout.split()[0]
-        print(f"the student lines took {time.monotonic() - started:.0f} s ({children_cpu:.0f} s CPU; pip's "
-              f"download cache as this machine has it); .venv: {size} MB", flush=True)
+        print(f"the student lines took {time.monotonic() - started:.0f} s ({children_cpu:.0f} s CPU, the "
+              f"warm-cache step included; the download caches as this machine has them); .venv: {size} MB",
+              flush=True)
         python = repo / ".venv" / "bin" / "python"
         leaked = run([str(python), "-c", "import importlib.util as u; print([m for m in ('pytest', 'nbval', "
                       "'hypothesis', 'playwright', 'sphinx', 'otter', 'distributed') if u.find_spec(m)])"], repo)
@@ -128,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(repo / "obcd_lite")  # nothing of the checkout is importable any more
         where = run([str(python), "-c", "import obcd_lite; print(obcd_lite.__file__)"], outside).stdout.strip()
         assert "site-packages" in where, f"obcd_lite imported from {where}, not from the installed wheel"
+        warmed = run([str(python), "-m", "obcd_lite.experiments.warm_cache"], outside).stdout
+        assert "numba cache warm" in warmed, f"the wheel's warm-cache step printed {warmed!r}"
         outputs = execute_notebook(python, outside / "00_index.ipynb", outside)
         assert "the installed package (no checkout above this folder)" in outputs
         assert "all requirements met: True" in outputs, "notebook 00's install check failed with the wheel"

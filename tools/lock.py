@@ -56,7 +56,7 @@ HEADER = ("# The exact environment the notebooks' outputs were recorded with. Wr
           "# (tools/lock.py) from pyproject.toml; do not edit by hand.\n")
 RUNTIME_HEADER = ("# A student's install: the package's dependencies, JupyterLab, the kernel and live slides, at the\n"
                   "# versions of requirements-lock.txt (no test, docs or grading tools). Written by `make lock`\n"
-                  "# (tools/lock.py) from pyproject.toml; do not edit by hand. Then `pip install --no-deps -e .`\n")
+                  "# (tools/lock.py) from pyproject.toml; do not edit by hand. Install it: docs/install.md\n")
 #: Packages conda-forge does not carry (installed by pip inside the conda environment).
 PIP_ONLY = {"playwright", "jupyter-server-mathjax", "uv", "sphinx-revealjs", "jupyterlab-rise"}
 

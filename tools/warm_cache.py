@@ -1,40 +1,34 @@
-"""Compile OBCD's numba kernels once, before JupyterLab opens (``make lab``, a student's install lines).
+"""Compile OBCD's numba kernels once, before JupyterLab opens (``make lab``, a student's install lines, Binder).
 
-The first OBCD solve in a fresh environment compiles its kernels (numba, ``cache=True``); the compiled
-code is then cached on disk and every later solve, in any notebook, starts at once. The kernels are
-compiled per penalty family (``obcd_lite.specialise``): h = 0, l1 and X >= 0 share one (notebooks 00
-and 01 need only it: about 20 s of CPU, docs/install.md), l0 and capped l1 have their own. This compiles
-them in that order, each with one small solve and one 2 x 2 subproblem (``solve_2x2``, notebooks 02 and
-05), and prints the CPU time of each, so that the students' first cells do not stall.
+The kernels are compiled by the package (:mod:`obcd_lite.experiments.warm_cache`), so that whoever installed
+the wheel without this checkout runs the same step: ``python -m obcd_lite.experiments.warm_cache``. It
+compiles the kernels of every penalty family (h = 0 / l1 / X >= 0 first: what notebooks 00 and 01 use) and
+prints the CPU time of each. Then this script imports the figure and explorer modules the notebooks open
+with: an installer that writes no bytecode (uv, ``pip --no-compile``: docs/install.md) leaves Python to
+write it at first import, and that is better done here than in notebook 00's first picture.
 
     python tools/warm_cache.py
 """
 from __future__ import annotations
 
+import importlib
 import sys
 import time
 
-import numpy as np
+from obcd_lite.experiments.warm_cache import main as compile_kernels
+
+#: What notebook 00's first cells import beyond the kernels (the figures, the one-step view, the explorers).
+FIRST_IMPORTS = ("matplotlib.pyplot", "obcd_lite.viz.experiments", "obcd_lite.viz.one_step",
+                 "obcd_lite.teaching.one_step", "ipywidgets")
 
 
 def main() -> int:
-    from obcd_lite import CappedL1, L0, L1, NonNeg, identity_init, obcd, randn_covariance, solve_2x2, sparse_pca
-
-    C = randn_covariance(12, 6, rng=0)
-    X0 = identity_init(6, 2)
-    Qt, P, Z = 2.0 * np.eye(4), np.array([[0.3, -0.2], [0.1, 0.4]]), np.array([[0.6, 0.0], [0.8, 1.0]])
-    families = {"h = 0, l1, X >= 0": [None, L1(0.1), NonNeg()], "l0": [L0(0.05)], "capped l1": [CappedL1(0.1, 0.5)]}
+    status = compile_kernels()
     started = time.process_time()
-    for name, penalties in families.items():
-        before = time.process_time()
-        for penalty in penalties:
-            start = np.abs(X0) if isinstance(penalty, NonNeg) else X0
-            obcd(sparse_pca(C) if penalty is None else sparse_pca(C, penalty), start, max_iter=50, rng=0)
-            if penalty is not None:
-                solve_2x2(Qt, P, Z, penalty)
-        print(f"  {name}: {time.process_time() - before:.0f} s CPU", flush=True)
-    print(f"numba cache warm ({time.process_time() - started:.0f} s CPU)")
-    return 0
+    for module in FIRST_IMPORTS:
+        importlib.import_module(module)
+    print(f"the notebooks' first imports: {time.process_time() - started:.0f} s CPU")
+    return status
 
 
 if __name__ == "__main__":
