@@ -44,6 +44,11 @@ def warm(families: dict | None = None, rng: int = 0) -> dict[str, float]:
     dict
         Name -> CPU seconds it took (each is also printed; in a warm cache, about the time of the small
         solves alone).
+
+    Raises
+    ------
+    TypeError
+        If ``families`` is not a dict.
     """
     families = FAMILIES if families is None else families
     if not isinstance(families, dict):
