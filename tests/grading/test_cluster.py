@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
-from test_grading import POINTS, RIGHT, WRONG, assign_tool, fixture_notebook, points, with_answers  # noqa: E402
+from test_grading import POINTS, RIGHT, WRONG, assign_tool, assigned, points, with_answers  # noqa: E402
 
 from grading import classroom, sandbox  # noqa: E402 (tools/ is on sys.path once assign.py is loaded)
 
@@ -32,11 +32,7 @@ LIMITS = sandbox.Limits(wall=240.0, cell=60.0, nproc=96)
 def course(tmp_path_factory):
     """The fixture assignment's bundle and a class: full marks, untouched, one wrong, not JSON, a symlink."""
     tmp = tmp_path_factory.mktemp("cluster")
-    (tmp / "src").mkdir()
-    instructor = fixture_notebook()
-    nbformat.write(instructor, tmp / "src" / "99_fixture.ipynb")
-    assign_tool.assign(tmp / "src", tmp / "assign")
-    student = nbformat.read(tmp / "assign" / "student" / "99_fixture.ipynb", as_version=4)
+    _, instructor, student = assigned(tmp)
     subs = tmp / "subs"
     notebooks = {"a_full": instructor, "untouched": student, "faked_checks": with_answers(student, WRONG, True),
                  "one_wrong": with_answers(student, {**RIGHT, "fx_name": WRONG["fx_name"]})}
@@ -81,7 +77,8 @@ def test_the_cluster_grades_as_the_local_pool(course, cluster_executor, local_cs
     assert "__MACOSX" in (out / "refused.txt").read_text()
     assert "grading" in capsys.readouterr().err  # the progress bar
     for name in ("a_full", "one_wrong"):
-        assert (out / "feedback" / f"{name}.md").read_text() == (course["tmp"] / "local" / "feedback" / f"{name}.md").read_text()
+        local = course["tmp"] / "local" / "feedback" / f"{name}.md"
+        assert (out / "feedback" / f"{name}.md").read_text() == local.read_text()
 
 
 @pytest.mark.parametrize("sabotage", ["raise", "kill"])
@@ -158,3 +155,29 @@ def test_a_hidden_test_is_stopped_in_a_worker_thread(monkeypatch):
     worker.start()
     worker.join(timeout=120)  # a liveness bound, not a latency claim
     assert outcomes == [(0.0, "not yet: checking the answer took over 1 s"), (1.0, ""), "no late alarm"]
+
+
+GRADE_TASK = classroom.grade_task
+
+
+def _kills_a_full(task):
+    """A pool's task (pickled by reference: the forked worker has this module) that kills its worker
+    for the student ``a_full``."""
+    import os
+    import signal
+
+    if task[0] == "a_full":
+        os.kill(os.getpid(), signal.SIGKILL)
+    return GRADE_TASK(task)
+
+
+def test_a_killed_local_pool_worker_is_one_zero_and_the_others_are_graded(course, local_csv, monkeypatch, tmp_path):
+    """The local pool breaks when a worker dies (BrokenProcessPool for every notebook it held): the notebooks
+    it held are graded again one at a time, those it never received on a fresh pool; only ``a_full`` is 0."""
+    monkeypatch.setattr(classroom, "grade_task", _kills_a_full)
+    table = assign_tool.grade(course["subs"], course["bundle"], tmp_path, limits=LIMITS, progress=False, workers=2)
+    rows, local = _rows(table), _rows(course["tmp"] / "local" / "grades.csv")
+    assert points(rows["a_full"]) == dict.fromkeys(POINTS, 0.0)
+    reason = "could not be graded (BrokenProcessPool: the process grading it died)"
+    assert reason in (tmp_path / "feedback" / "a_full.md").read_text()
+    assert {k: v for k, v in rows.items() if k != "a_full"} == {k: v for k, v in local.items() if k != "a_full"}

@@ -5,8 +5,9 @@ notebooks is one task (:func:`grade_task`), run by a process pool over all cores
 ``concurrent.futures`` executor that runs in other processes, such as a dask cluster's
 (``Client(...).get_executor()``; checked as the experiment runner's, :mod:`obcd_lite.experiments.parallel`).
 The notebook's bytes and its bundle travel with the task: a worker needs no copy of either on disk. A
-task that fails for any reason (its worker killed included) is that notebook's 0 points with the reason,
-never the end of the run: grades.csv is always written.
+task that fails for any reason (its worker killed included: a broken local pool is replaced, see
+:func:`_on_local_pools`) is that notebook's 0 points with the reason, never the end of the run: grades.csv
+is always written.
 
 Written (manual) questions have their column in grades.csv, left empty for the hand grader (the PDFs of
 :mod:`written`); ``total`` is the sum of the auto-graded points only.
@@ -162,32 +163,69 @@ def grade_class(submissions: Path, bundle_dir: Path, out: Path, limits: sandbox.
     tasks = [(s.name, stem, s / f"{stem}.ipynb") for s in students for stem in bundles
              if bundles[stem]["questions"]]  # a notebook with written questions only is not run
 
-    def items():  # each notebook read here, as its task is submitted (at most ``slots`` held at once)
-        for index, (name, stem, path) in enumerate(tasks):
+    def items(indices):  # each notebook read here, as its task is submitted (at most ``slots`` held at once)
+        for index in indices:
+            name, stem, path = tasks[index]
             yield (name, stem, index, *submitted(path), bundles[stem], limits, use_bwrap)
 
     results: dict[tuple[str, str], dict] = {}
     if tasks:
-        pool = None
         if executor is None:
-            sandbox.bwrap_works()  # probe once, before forking
-            executor = pool = ProcessPoolExecutor(max_workers=slots, mp_context=multiprocessing.get_context("fork"))
-        try:
-            done = settled(executor, grade_task, items(), slots)
-            if progress:
-                from tqdm import tqdm
+            done = _on_local_pools(items, len(tasks), slots)
+        else:
+            done = settled(executor, grade_task, items(range(len(tasks))), slots)
+        if progress:
+            from tqdm import tqdm
 
-                done = tqdm(done, total=len(tasks), desc="grading", unit="notebook", file=sys.stderr)
-            for task, result, error in done:
-                results[task[0], task[1]] = result if error is None else _failed(error)
-        finally:
-            if pool is not None:
-                pool.shutdown(cancel_futures=True)
+            done = tqdm(done, total=len(tasks), desc="grading", unit="notebook", file=sys.stderr)
+        for task, result, error in done:
+            results[task[0], task[1]] = result if error is None else _failed(error)
     rows = [_feedback(s.name, bundles, results, points, out) for s in students]
     buffer = _csv(["student", *columns, "total"], rows)  # written questions' cells: empty (restval)
     _write_atomic(out / "grades.csv", buffer)
     _write_atomic(out / "refused.txt", "".join(f"{name}: {why}\n" for name, why in skipped.items()))
     return out / "grades.csv"
+
+
+class _RecordedPool(ProcessPoolExecutor):
+    """A fork pool that records the index of every task it accepted (to tell, when it breaks, the notebooks
+    it held from those never sent)."""
+
+    def __init__(self, workers: int):
+        super().__init__(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+        self.sent: set[int] = set()
+
+    def submit(self, fn, /, *args, **kwargs):
+        future = super().submit(fn, *args, **kwargs)
+        self.sent.add(args[0][2])
+        return future
+
+
+def _on_local_pools(items, count: int, slots: int):
+    """:func:`~obcd_lite.experiments.parallel.settled` over ``count`` tasks on local process pools, surviving
+    a pool worker's death (``BrokenProcessPool``, which fails every task of that pool): the tasks it never
+    received go to a fresh pool, those it held are graded again one at a time in a pool of their own, so
+    that only the notebook that kills its worker alone is a 0 (as dask retries a killed worker's tasks)."""
+    from obcd_lite.experiments.parallel import settled
+
+    sandbox.bwrap_works()  # probe once, before forking
+    todo, suspects = list(range(count)), []
+    while todo or suspects:
+        alone = not todo
+        batch, width = (suspects[:1], 1) if alone else (todo, slots)
+        pool, unsent = _RecordedPool(width), []
+        try:
+            for task, result, error in settled(pool, grade_task, items(batch), width):
+                if isinstance(error, BrokenExecutor) and not alone:
+                    (suspects if task[2] in pool.sent else unsent).append(task[2])
+                else:
+                    yield task, result, error
+        finally:
+            pool.shutdown(cancel_futures=True)
+        if alone:
+            suspects = suspects[1:]
+        else:
+            todo = unsent  # shorter by the tasks the broken pool held, now suspects
 
 
 def _failed(error: BaseException) -> dict:
