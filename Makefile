@@ -48,10 +48,12 @@ student: $(STAMP)
 # SUBMISSIONS=<dir>` runs each <dir>/<student>/NN_name.ipynb in a sandbox (bubblewrap where it works, else a process
 # group with rlimits), offline, all cores in parallel, and grades its answers (exported as plain JSON) in the
 # grader's own process: build/grades/grades.csv (points per question), build/grades/feedback/<student>.md.
-# GRADE_OPTIONS passes options on, e.g. GRADE_OPTIONS="--workers 4 --wall 1200". Written (manual) questions: an empty
-# column in grades.csv; `make grade` then writes build/grades/written/<student>.pdf (every written question's prompt
-# and the student's answer, read from the notebook's JSON, never run; sanitized; printed by headless chromium,
-# offline; HTML only without chromium) and build/grades/written/manifest.csv, for hand grading (docs/course.md).
+# GRADE_OPTIONS passes options on, e.g. GRADE_OPTIONS="--workers 4 --wall 1200", or "--scheduler tcp://host:8786" to
+# grade on the workers of a dask cluster (each in its own bwrap sandbox; what they need: docs/course.md). Written
+# (manual) questions: an empty column in grades.csv; `make grade` then writes build/grades/written/<student>.pdf
+# (every written question's prompt and the student's answer, read from the notebook's JSON, never run; sanitized;
+# printed by headless chromium, offline; HTML only without chromium) and build/grades/written/manifest.csv, for hand
+# grading (docs/course.md).
 assign: $(STAMP)
 	$(PY) tools/assign.py assign --out build/assign
 

@@ -108,14 +108,19 @@ def _leftovers() -> list[str]:
     return found
 
 
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("grading")
+def assigned(tmp: Path):
+    """``assign`` run on the fixture notebook in ``tmp/src``: its bundles, the instructor and student editions."""
     (tmp / "src").mkdir()
     instructor = fixture_notebook()
     nbformat.write(instructor, tmp / "src" / "99_fixture.ipynb")
     bundles = assign_tool.assign(tmp / "src", tmp / "assign")
-    student = nbformat.read(tmp / "assign" / "student" / "99_fixture.ipynb", as_version=4)
+    return bundles, instructor, nbformat.read(tmp / "assign" / "student" / "99_fixture.ipynb", as_version=4)
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("grading")
+    bundles, instructor, student = assigned(tmp)
     subs = tmp / "subs"
     notebooks = {
         "a_full": instructor, "zz_full": instructor, "untouched": student,

@@ -2,7 +2,7 @@
 
     python tools/assign.py assign [--src notebooks] [--out build/assign]
     python tools/assign.py grade SUBMISSIONS [--bundle build/assign/grader] [--out build/grades]
-                                 [--workers N] [--wall S] [--cell S] [--no-bwrap]
+                                 [--workers N | --scheduler tcp://HOST:8786] [--wall S] [--cell S] [--no-bwrap]
     python tools/assign.py export-written SUBMISSIONS [--bundle build/assign/grader] [--out build/grades/written]
                                           [--html-only] [--if-any]
     python tools/assign.py digest QUESTION VALUE      # a practice question's digest (never a graded one's)
@@ -19,7 +19,8 @@ variables, hidden tests; mode 0600, it never leaves the instructor).
 
 ``grade`` grades ``SUBMISSIONS/<student>/<NN_name>.ipynb`` (tools/grading/): each notebook executed in a
 sandbox (bubblewrap where it works), its answers exported as JSON, graded here by the bundle's tests, all
-notebooks in parallel. It writes ``OUT/grades.csv`` (one row per student, the points of every question
+notebooks in parallel (a local process pool over every core, or with ``--scheduler`` the workers of
+a dask cluster: docs/course.md). It writes ``OUT/grades.csv`` (one row per student, the points of every question
 and the total; always, atomically), ``OUT/feedback/<student>.md`` (each question that lost points and
 why, never a test or an expected value) and ``OUT/refused.txt`` (entries that are not students).
 Written (manual) questions (``manual: true``, a markdown cell tagged ``written-answer``) have their
@@ -67,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--bundle", type=Path, default=ROOT / "build" / "assign" / "grader")
     g.add_argument("--out", type=Path, default=ROOT / "build" / "grades")
     g.add_argument("--workers", type=int, default=None, help="notebooks graded at once (default: every core)")
+    g.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="grade on the workers of this dask scheduler (tcp://host:8786) instead of a local pool")
     g.add_argument("--wall", type=float, default=sandbox.Limits.wall, help="seconds per notebook before it is stopped")
     g.add_argument("--cell", type=float, default=sandbox.Limits.cell, help="seconds per cell before it is interrupted")
     g.add_argument("--no-bwrap", action="store_true", help="the fallback sandbox even where bwrap works")
@@ -105,16 +108,37 @@ def main(argv: list[str] | None = None) -> int:
             print("chromium not found: writing the HTML pages only (print them from a browser)", file=sys.stderr)
         print(export_written(args.submissions, args.bundle, args.out, browser=browser))
         return 0
+    limits = sandbox.Limits(wall=args.wall, cell=args.cell, cpu=int(args.wall) + 60)
+    options = {"limits": limits, "use_bwrap": False if args.no_bwrap else None}
+    if args.scheduler is not None:
+        if args.workers is not None:
+            parser.error("--workers sizes the local pool; with --scheduler the cluster's workers decide")
+        client = connect(args.scheduler, parser)
+        with client:  # each worker sandboxes with its own bwrap and numba cache (checked before grading)
+            print(grade(args.submissions, args.bundle, args.out, executor=client.get_executor(), **options))
+        return 0
     if not sandbox.bwrap_works() and not args.no_bwrap:
         print("bubblewrap (bwrap) is not available: grading in the fallback sandbox (docs/course.md)", file=sys.stderr)
     if not args.no_warm:  # compiled once here, in the grader's process; each sandbox gets a copy of the cache
         import warm_cache
 
         warm_cache.main()
-    limits = sandbox.Limits(wall=args.wall, cell=args.cell, cpu=int(args.wall) + 60)
-    print(grade(args.submissions, args.bundle, args.out, limits=limits, workers=args.workers,
-                use_bwrap=False if args.no_bwrap else None))
+    print(grade(args.submissions, args.bundle, args.out, workers=args.workers, **options))
     return 0
+
+
+def connect(address: str, parser: argparse.ArgumentParser, timeout: float = 20.0):
+    """A dask client of the scheduler at ``address``; an unreachable or malformed address exits through
+    ``parser.error`` with a message naming it."""
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        parser.error(f"--scheduler {address}: dask.distributed is not installed (pip install '.[cluster]')")
+    try:
+        return Client(address, timeout=timeout)
+    except (OSError, ValueError, TypeError) as error:  # TimeoutError is an OSError
+        parser.error(f"--scheduler {address}: cannot connect to a dask scheduler there "
+                     f"({type(error).__name__}: {error})")
 
 
 if __name__ == "__main__":

@@ -60,7 +60,19 @@ def worker_report() -> dict:
     return {"pid": os.getpid(), "cores": available_cores(), "blas": blas_threads()}
 
 
-def _dask_client(executor: Executor):
+def dask_client(executor: Executor):
+    """The dask.distributed client behind ``executor`` (``Client(...).get_executor()``), else None.
+
+    Parameters
+    ----------
+    executor : concurrent.futures.Executor
+        Any executor.
+
+    Returns
+    -------
+    distributed.Client or None
+        Its client, for asking the workers (``client.run``) before anything is submitted.
+    """
     # distributed.cfexecutor.ClientExecutor keeps its client in ``_client``; checked by module name so
     # that importing obcd_lite never imports dask.
     if type(executor).__module__.startswith("distributed.") and hasattr(executor, "_client"):
@@ -122,7 +134,7 @@ def concurrent_runs(executor: Executor) -> int:
     if isinstance(executor, ThreadPoolExecutor):
         raise TypeError("a ThreadPoolExecutor runs every run in one process (one interpreter lock, one BLAS "
                         "setting), so times are not comparable; use ProcessPoolExecutor or a dask client's executor")
-    client = _dask_client(executor)
+    client = dask_client(executor)
     if client is not None:
         return _cluster_slots(client)
     cores = available_cores()

@@ -18,6 +18,7 @@ import signal
 import stat
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from . import sandbox
@@ -126,6 +127,14 @@ def exported(box: Path) -> tuple[dict, bool]:
 
 @contextlib.contextmanager
 def _alarm(seconds: int):
+    """Raise TimeoutError in this thread after ``seconds``: SIGALRM in the main thread (a pool's worker),
+    else (a dask worker runs its tasks in a thread, where signals cannot be set) an asynchronous exception
+    from a timer, which, like the signal, lands at the next bytecode of this thread."""
+    if threading.current_thread() is not threading.main_thread():
+        with _thread_alarm(seconds):
+            yield
+        return
+
     def expire(signum, frame):
         raise TimeoutError(f"over {seconds} s")
     previous = signal.signal(signal.SIGALRM, expire)
@@ -135,6 +144,30 @@ def _alarm(seconds: int):
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+@contextlib.contextmanager
+def _thread_alarm(seconds: int):
+    import ctypes
+
+    ident, lock, state = threading.get_ident(), threading.Lock(), {"armed": True, "fired": False}
+
+    def expire():
+        with lock:
+            if state["armed"]:
+                state["fired"] = True
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(TimeoutError))
+    timer = threading.Timer(seconds, expire)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        with lock:
+            state["armed"] = False
+            if state["fired"]:  # fired as the block ended: withdraw it if it has not landed yet
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), None)
+        timer.cancel()
 
 
 def run_tests(question: dict, data: dict) -> tuple[float, str]:
@@ -155,22 +188,30 @@ def run_tests(question: dict, data: dict) -> tuple[float, str]:
     return question["points"], ""
 
 
-def grade_notebook(student: str, stem: str, notebook: Path, bundle: dict, limits: sandbox.Limits,
-                   uid: int | None, use_bwrap: bool | None) -> dict:
-    """Execute one submitted notebook in a sandbox and grade its answers: ``{"scores", "reasons", "note"}``."""
+def submitted(notebook: Path) -> tuple[bytes | None, str]:
+    """The bytes of a submitted notebook, read in the grader's process (so that they travel with the task to
+    a cluster's worker, which needs no copy of the submissions), or None and why it cannot be graded."""
+    if not notebook.exists() and not notebook.is_symlink():
+        return None, "not submitted"
+    if notebook.is_symlink():
+        return None, "a symlink, not a notebook file: not graded"
+    try:
+        return read_regular(notebook, MAX_NOTEBOOK), ""
+    except (OSError, ValueError) as error:
+        return None, f"cannot be read ({error})"
+
+
+def grade_submission(raw: bytes | None, note: str, bundle: dict, limits: sandbox.Limits, uid: int | None,
+                     use_bwrap: bool | None) -> dict:
+    """Execute a notebook's bytes in a sandbox and grade its answers (``raw`` None: every question 0 with
+    ``note``): ``{"scores", "reasons", "note"}``."""
     import nbformat
     import obcd_lite
 
     questions = bundle["questions"]
     zero = {"scores": {q["name"]: 0.0 for q in questions}, "reasons": {}, "note": ""}
-    if not notebook.exists() and not notebook.is_symlink():
-        return {**zero, "note": "not submitted"}
-    if notebook.is_symlink():
-        return {**zero, "note": "a symlink, not a notebook file: not graded"}
-    try:
-        raw = read_regular(notebook, MAX_NOTEBOOK)
-    except (OSError, ValueError) as error:
-        return {**zero, "note": f"cannot be read ({error})"}
+    if raw is None:
+        return {**zero, "note": note}
     names = [name for q in questions for name in q["answers"]]
     base = Path(tempfile.mkdtemp(prefix="obcd-grade-"))
     try:
