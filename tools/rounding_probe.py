@@ -63,7 +63,8 @@ def _notebook_05() -> dict[str, str]:
     """Bits of notebook 05's witnesses, and the text it prints for them (which must not change)."""
     from obcd_lite import classify
     from obcd_lite.rounding import fmt_array, fmt_interval
-    from obcd_lite.teaching.hierarchy import bs2_not_critical_witness, scalar_q_search
+    from obcd_lite.teaching.hierarchy import bs2_not_critical_witness
+    from obcd_lite.teaching.hierarchy_descent import scalar_q_search
 
     w = bs2_not_critical_witness("l1")
     problem, X = scalar_q_search(60, rng=0)["witness"]

@@ -335,7 +335,7 @@ def witness_figure(witness, curves: dict, figsize=(10, 3.8)):
     witness : Witness
         The witness.
     curves : dict
-        What ``teaching.hierarchy.two_pair_descent`` returns.
+        What ``teaching.hierarchy_descent.two_pair_descent`` returns.
     figsize : tuple of float, optional
         The figure's size in inches.
 
@@ -407,7 +407,7 @@ def theory_figure(run: dict, figsize=(10, 3.6)):
     Parameters
     ----------
     run : dict
-        What ``teaching.paper_rates.theory_run`` returns.
+        What ``teaching.paper_theory_run.theory_run`` returns.
     figsize : tuple of float, optional
         The figure's size in inches.
 

@@ -126,7 +126,7 @@ def test_lemma_c2b_varsigma_meets_the_hypothesis_under_which_no_witness_exists()
     block data, for both varsigmas); (2) the hypothesis varsigma >= lam s holds for C.2(b)'s varsigma on every
     block and fails for C.2(a)'s on some, which is where the C.2(a) witnesses come from."""
     from obcd_lite.subproblem.majorizer import block_data, majorizer_value
-    from obcd_lite.teaching.hierarchy import scalar_q_search
+    from obcd_lite.teaching.hierarchy_descent import scalar_q_search
 
     rng = np.random.default_rng(0)
     rotations = [np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]) for t in np.linspace(0, 2 * np.pi, 721)]

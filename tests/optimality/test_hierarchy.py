@@ -9,7 +9,7 @@ from obcd_lite.optimality import BLOCK_BUDGET, BlockBudgetError, block_cost, blo
 from obcd_lite.subproblem import block_data, majorizer_value, solve_2x2_full
 from obcd_lite.teaching.critical_points import critical_points_2x2
 from obcd_lite.teaching.hierarchy import bs2_not_critical_witness, search_gaps
-from obcd_lite.teaching.paper_rates import gamma_check, lemma44_check
+from obcd_lite.teaching.paper_theory_run import gamma_check, lemma44_check
 
 PAPER_A = np.array([[1.0, 0.0], [-1.0, -1.0]])  # Remark 2.5: the minimizer over O(2) is a reflection
 

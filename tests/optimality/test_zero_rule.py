@@ -9,7 +9,8 @@ import pytest
 from obcd_lite import L1, block_report, classify, is_critical, procrustes, randn_covariance, ref, rot, sparse_pca
 from obcd_lite.optimality import riemannian_residual
 from obcd_lite.teaching.critical_points import critical_points_2x2, criticality_residual
-from obcd_lite.teaching.hierarchy import bs2_not_critical_witness, eigen_critical_points, scalar_q_search
+from obcd_lite.teaching.hierarchy import bs2_not_critical_witness, eigen_critical_points
+from obcd_lite.teaching.hierarchy_descent import scalar_q_search
 
 A = np.array([[1.0, 0.0], [-1.0, -1.0]])  # the paper's F1 (mu = 0)
 B = np.array([[1.0, 0.0], [1.0, 2.0]])    # the paper's F2 (mu = 5)

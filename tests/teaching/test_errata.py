@@ -468,7 +468,7 @@ def test_theorem_3_8_c_needs_the_exact_Q():
     """With the scalar Q of eq. (10) and Lemma C.2's block-dependent varsigma a critical point can be BS3 (and
     BS4) without being BS2 (with one varsigma for every block it cannot: the tests below)."""
     from obcd_lite import classify, riemannian_residual
-    from obcd_lite.teaching.hierarchy import scalar_q_search
+    from obcd_lite.teaching.hierarchy_descent import scalar_q_search
 
     found = scalar_q_search(trials=20, rng=0)
     assert found["witness"] is not None
@@ -502,7 +502,7 @@ def test_theorem_3_8_c_holds_with_block_independent_varsigma():
 
     from obcd_lite import QuadraticProblem, classify, random_stiefel
     from obcd_lite.stiefel import branch_matrix
-    from obcd_lite.teaching.hierarchy import scalar_q_search
+    from obcd_lite.teaching.hierarchy_descent import scalar_q_search
 
     rng = np.random.default_rng(0)
     A = rng.standard_normal((4, 4))
@@ -530,7 +530,7 @@ def test_theorem_3_8_c_fails_only_with_block_dependent_varsigma():
     same point with varsigma = L_f for every block, the implication holds."""
     from obcd_lite import classify
     from obcd_lite.stiefel import rot
-    from obcd_lite.teaching.hierarchy import scalar_q_search
+    from obcd_lite.teaching.hierarchy_descent import scalar_q_search
 
     problem, X = scalar_q_search(trials=20, rng=0)["witness"]
     scalar = classify(problem, X, Q="scalar", global_search=False, ks=(2, 3, 4))
@@ -548,7 +548,7 @@ def test_theorem_3_8_c_fails_only_with_block_dependent_varsigma():
 
 def test_lemma_4_4_b_fails_at_the_witness():
     from obcd_lite.teaching.hierarchy import bs2_not_critical_witness
-    from obcd_lite.teaching.paper_rates import lemma44_check
+    from obcd_lite.teaching.paper_theory_run import lemma44_check
 
     w = bs2_not_critical_witness("l1")
     check = lemma44_check(w.problem, w.X)

@@ -3,9 +3,9 @@ import numpy as np
 
 from obcd_lite import randn_covariance, sparse_pca
 from obcd_lite.teaching.hierarchy import (alpha_sweep_2x2, alpha_sweep_points, bs2_not_critical_witness,
-                                          census, eigen_critical_points, scalar_q_search, three_row_descent,
-                                          two_pair_descent)
-from obcd_lite.teaching.paper_rates import theory_run
+                                          census, eigen_critical_points)
+from obcd_lite.teaching.hierarchy_descent import scalar_q_search, three_row_descent, two_pair_descent
+from obcd_lite.teaching.paper_theory_run import theory_run
 
 
 def test_bs2_set_only_grows_with_alpha():

@@ -12,7 +12,8 @@ import numpy as np  # noqa: E402
 
 from obcd_lite.optimality.criticality import residual_details, tangent_part  # noqa: E402
 from obcd_lite.stiefel import polar  # noqa: E402
-from obcd_lite.teaching.hierarchy import bs2_not_critical_witness, two_pair_descent  # noqa: E402
+from obcd_lite.teaching.hierarchy import bs2_not_critical_witness  # noqa: E402
+from obcd_lite.teaching.hierarchy_descent import two_pair_descent  # noqa: E402
 from obcd_lite.viz.hierarchy import witness_figure  # noqa: E402
 
 
