@@ -220,7 +220,8 @@ def _sweep_share(problem, X0, Q: str, steps: int, repeats: int) -> dict:
     from obcd_lite.block_arithmetic import block_2x2
     from obcd_lite.solvers.obcd import _BlockChunks, _working_set_batches
     from obcd_lite.solvers.obcd_kernel import run_steps
-    from obcd_lite.subproblem.sweep import coefficients_2x2, sweep_into
+    from obcd_lite.block_arithmetic import coefficients_2x2
+    from obcd_lite.subproblem.sweep import sweep_into
     from obcd_lite.subproblem.workspace import sweep_workspace
 
     @njit

@@ -7,7 +7,9 @@ For f(X) = 1/2 tr(X^T C X D) + <X, L> + const and a working set B = (b0, b1) wit
   varsigma = ||Z D Z^T||_2 ||C_BB||_2 (Lemma C.2(a));
 * :func:`step_2x2` — moving X by U_B dZ: the exact change of f, <dZ, G_B> + 1/2 tr(dZ^T C_BB dZ D), and
   G += C(:, B) dZ D (Appendix C.3 (i)), a rank-2 update read row by row (C is symmetric, so
-  column b of C is row b, contiguous).
+  column b of C is row b, contiguous);
+* :func:`coefficients_2x2` — the coefficients (a, b, cq, d, e) of eq. (1-D) of both branches from (Qt, P);
+* :func:`rotate_rows` — the new rows V Z for V = rot(theta) or ref(theta).
 
 ``QuadraticProblem`` (through ``block_data`` and ``apply_step``) and the compiled OBCD kernel call
 these same functions, so the two engines do the same floating-point operations and their
@@ -192,3 +194,50 @@ def step_2x2(C, D, G, b0, b1, dZ, W):
         for j in range(r):
             g[j] += c0 * w0[j] + c1 * w1[j]
     return linear + 0.5 * quadratic
+
+
+@njit(cache=True)
+def coefficients_2x2(Qt, P, coef):
+    """Fill coef (2 x 5) with (a, b, cq, d, e) of eq. (1-D) for rot (row 0) and ref (row 1):
+    a = P22 +- P11, b = P12 -+ P21, cq = (Q11 + Q44)/2 +- Q14, d = -Q12 +- Q13 -+ Q24 + Q34,
+    e = (Q22 + Q33)/2 -+ Q23 (paper's 1-based indices; upper sign: rot).
+
+    Parameters
+    ----------
+    Qt : numpy.ndarray, shape (4, 4)
+        Q + alpha I of Lemma 2.3(a).
+    P : numpy.ndarray, shape (2, 2)
+        P of Lemma 2.3(a).
+    coef : numpy.ndarray, shape (2, 5)
+        Receives the coefficients.
+    """
+    half_c, half_e = 0.5 * (Qt[0, 0] + Qt[3, 3]), 0.5 * (Qt[1, 1] + Qt[2, 2])
+    d_even, d_odd = Qt[2, 3] - Qt[0, 1], Qt[0, 2] - Qt[1, 3]
+    p11, p12, p21, p22 = P[0, 0], P[0, 1], P[1, 0], P[1, 1]
+    coef[0, 0], coef[0, 1], coef[0, 2] = p22 + p11, p12 - p21, half_c + Qt[0, 3]
+    coef[0, 3], coef[0, 4] = d_even + d_odd, half_e - Qt[1, 2]
+    coef[1, 0], coef[1, 1], coef[1, 2] = p22 - p11, p12 + p21, half_c - Qt[0, 3]
+    coef[1, 3], coef[1, 4] = d_even - d_odd, half_e + Qt[1, 2]
+
+
+@njit(cache=True)
+def rotate_rows(Z, branch, c, s, out):
+    """out = V Z for V = rot(theta) = [[c, s], [-s, c]] (branch 0) or ref(theta) = [[-c, s], [s, c]] (branch 1).
+
+    Parameters
+    ----------
+    Z : numpy.ndarray, shape (2, r)
+        The rows to rotate.
+    branch : int
+        The branch, 0 (rot) or 1 (ref).
+    c, s : float
+        cos theta, sin theta.
+    out : numpy.ndarray, shape (2, r)
+        Receives V Z.
+    """
+    first = c if branch == 0 else -c
+    second = -s if branch == 0 else s
+    for j in range(Z.shape[1]):
+        z1, z2 = Z[0, j], Z[1, j]
+        out[0, j] = first * z1 + s * z2
+        out[1, j] = second * z1 + c * z2

@@ -30,10 +30,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..block_arithmetic import block_2x2, step_2x2
+from ..block_arithmetic import block_2x2, coefficients_2x2, rotate_rows, step_2x2
 from ..penalties import CAPPED_KIND, L0_KIND, L1_KIND, NONNEG_KIND, ZERO_KIND
 from ..specialise import FAMILIES, family, specialised
-from ..subproblem.sweep import SWEEP_INTO, coefficients_2x2, rotate_rows
+from ..subproblem.sweep import SWEEP_INTO
 from ..subproblem.workspace import sweep_workspace
 
 @njit(cache=True)

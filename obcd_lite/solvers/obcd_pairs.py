@@ -74,7 +74,8 @@ from ..penalties import ZERO_KIND
 from ..results import Recorder
 from ..stiefel import BRANCHES
 from ..subproblem.majorizer import hessian_majorizer, hessian_Q, minimize_block, scalar_majorizer
-from ..subproblem.sweep import coefficients_2x2, rotate_rows, sweep_into
+from ..block_arithmetic import coefficients_2x2, rotate_rows
+from ..subproblem.sweep import sweep_into
 from ..subproblem.workspace import sweep_workspace
 from .obcd_kernel import _penalty_value
 from .obcd_smooth import MAX_REDOS, ROUNDING_ULPS, SHRINK, VARSIGMA_FLOOR

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..penalties import L1_KIND, NONNEG_KIND, snap_zeros
 from ..subproblem import branch_coefficients, quartic_coefficients
-from ..subproblem.breakpoint import quartic_real_roots
+from ..subproblem.quartic import quartic_real_roots
 
 
 def circle_values(coeffs, h, c_, s_, keep=None) -> np.ndarray:
@@ -61,7 +61,7 @@ def circle_values(coeffs, h, c_, s_, keep=None) -> np.ndarray:
 def real_roots(coeffs, imag_tol: float = 1e-6) -> np.ndarray:
     """The real roots of c4 t^4 + ... + c0, sorted (leading zeros allowed).
 
-    The package's one NumPy quartic solver, ``subproblem.breakpoint.quartic_real_roots`` (companion
+    The package's one NumPy quartic solver, ``subproblem.quartic.quartic_real_roots`` (companion
     eigenvalues; a root with |Im| <= imag_tol (1 + |root|) counts as real, so a double root that
     rounding splits into a nearly real pair is kept), with its NaN slots dropped.
 

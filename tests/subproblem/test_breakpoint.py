@@ -9,7 +9,7 @@ from obcd_lite import (CappedL1, L0, L1, NonNeg, Zero, candidate_set, count_nonz
                        ref, rot, solve_2x2, solve_2x2_full, solve_kxk)
 from obcd_lite.subproblem.brute_force import brute_force_2x2, objective_at, objective_on_circle
 from obcd_lite.penalties import PENALTY_NAMES, penalty_by_name
-from obcd_lite.subproblem.breakpoint import quartic_real_roots
+from obcd_lite.subproblem.quartic import quartic_real_roots
 
 PENALTIES = {name: functools.partial(penalty_by_name, name) for name in PENALTY_NAMES}  # (lam, tau) -> h
 QT_KINDS = ("general", "scalar", "psd", "zero")

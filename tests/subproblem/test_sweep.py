@@ -19,7 +19,8 @@ from obcd_lite.penalties import PENALTY_NAMES, penalty_by_name, snap_zeros
 from obcd_lite.subproblem.brute_force import kink_angles, objective_at, objective_on_circle
 from obcd_lite.penalties import L0_KIND, NONNEG_KIND, ZERO_KIND
 from obcd_lite.subproblem.crossings import _crossings, _entries, _sort_crossings
-from obcd_lite.subproblem.sweep import CAPPED_KIND, L1_KIND, _branch_floor, coefficients_2x2, sweep_2x2
+from obcd_lite.block_arithmetic import coefficients_2x2
+from obcd_lite.subproblem.sweep import CAPPED_KIND, L1_KIND, _branch_floor, sweep_2x2
 
 PENALTIES = {name: functools.partial(penalty_by_name, name, tau=0.3) for name in PENALTY_NAMES}  # lam -> h
 

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from obcd_lite import L1, CappedL1, brute_force_2x2, candidate_set, solve_2x2_full
 from obcd_lite.subproblem.crossings import _crossings, _entries
-from obcd_lite.subproblem.sweep import CAPPED_KIND, L1_KIND, coefficients_2x2, sweep_2x2
+from obcd_lite.block_arithmetic import coefficients_2x2
+from obcd_lite.subproblem.sweep import CAPPED_KIND, L1_KIND, sweep_2x2
 from obcd_lite.subproblem.window import SECTORS, cut_circle, penalty_bounds, window_crossings_into, window_workspace
 
 _SECTOR = 2.0 * math.pi / SECTORS

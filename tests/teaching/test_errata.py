@@ -17,8 +17,8 @@ from obcd_lite.teaching.errata import ERRATA, KINDS, all_errata, errata_rows
 from obcd_lite.teaching.ledger import paper_statements
 from obcd_lite.teaching.instances import random_instance
 from obcd_lite.subproblem.brute_force import brute_force_2x2
-from obcd_lite.subproblem.breakpoint import (branch_coefficients, candidate_set, quartic_coefficients, quartic_real_roots,
-                                  solve_2x2_full)
+from obcd_lite.subproblem.breakpoint import branch_coefficients, candidate_set, solve_2x2_full
+from obcd_lite.subproblem.quartic import quartic_coefficients, quartic_real_roots
 
 
 def test_every_erratum_names_a_test_of_this_module():

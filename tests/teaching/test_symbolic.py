@@ -13,7 +13,8 @@ from scipy.optimize import brentq
 from obcd_lite import L0, L1, CappedL1, NonNeg, Zero
 from obcd_lite.teaching import paper_recipe as R
 from obcd_lite.teaching import symbolic as S
-from obcd_lite.subproblem.breakpoint import branch_coefficients, quartic_coefficients, quartic_real_roots
+from obcd_lite.subproblem.breakpoint import branch_coefficients
+from obcd_lite.subproblem.quartic import quartic_coefficients, quartic_real_roots
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
