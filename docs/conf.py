@@ -22,6 +22,7 @@ fails the build (a public name without a docstring fails ``tests/site/test_docst
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import inspect
@@ -206,6 +207,7 @@ def figure_alt_texts(notebook: dict) -> dict:
     return notebook
 
 
+@functools.lru_cache(maxsize=None)  # loaded once: _is_notes asks it about every cell of every notebook
 def _student_edition():
     spec = importlib.util.spec_from_file_location("student_edition", ROOT / "tools" / "student_edition.py")
     module = importlib.util.module_from_spec(spec)

@@ -1,7 +1,7 @@
 """Compute behind notebook 05, the witnesses taken apart: why the BS_2-not-critical witness is not BS_3
 (two pair rotations that each cannot descend, composed, do: :func:`two_pair_descent`, :func:`three_row_descent`)
 and the search for a BS_3 point that is not BS_2 under the scalar Q (:func:`scalar_q_search`). The witnesses
-themselves are in :mod:`.hierarchy`.
+themselves are in :mod:`obcd_lite.teaching.hierarchy`.
 """
 from __future__ import annotations
 
